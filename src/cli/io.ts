@@ -1,0 +1,21 @@
+import { resolve } from "node:path";
+
+/** The CLI's I/O, injected so commands can be driven from tests. */
+export interface CliIO {
+  stdout: NodeJS.WriteStream | NodeJS.WritableStream;
+  stderr: NodeJS.WriteStream;
+  cwd: string;
+  signal?: AbortSignal;
+  resolvePath(path: string): string;
+}
+
+export function processIO(signal?: AbortSignal): CliIO {
+  const cwd = process.cwd();
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd,
+    signal,
+    resolvePath: (path) => resolve(cwd, path),
+  };
+}

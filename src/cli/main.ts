@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { ContextSmithError } from "../core/errors.js";
+import { indexCommand } from "./commands/index-command.js";
+import { processIO } from "./io.js";
+
+/** Runs the CLI with `argv`; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const io = processIO(abort.signal);
+  const json = argv.includes("--json");
+  try {
+    await yargs(argv)
+      .scriptName("ctxsmith")
+      .usage("$0 <command> [options]\n\nThe local context engine for coding agents.")
+      .command(indexCommand(io))
+      .demandCommand(1, "Name a command: see --help.")
+      .strict()
+      .help()
+      .alias("h", "help")
+      .version()
+      .wrap(Math.min(100, process.stdout.columns ?? 100))
+      .fail((message, error) => {
+        throw error ?? new ContextSmithError("INVALID_ARGUMENT", message);
+      })
+      .parseAsync();
+    return 0;
+  } catch (error) {
+    const err = ContextSmithError.from(error, "INTERNAL");
+    if (json) process.stdout.write(`${JSON.stringify({ error: err.toJSON() })}\n`);
+    process.stderr.write(`ctxsmith: ${err.message}\n`);
+    // A bug, not bad input: the stack helps a report; CTXSMITH_DEBUG shows it for every error.
+    if (err.code === "INTERNAL" || process.env.CTXSMITH_DEBUG) process.stderr.write(`${(error as Error).stack ?? ""}\n`);
+    return err.code === "INVALID_ARGUMENT" ? 2 : 1;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+process.exitCode = await main(hideBin(process.argv));

@@ -1,0 +1,61 @@
+import type { ProgressEvent } from "../core/types.js";
+
+export type ProgressMode = "auto" | "bar" | "json" | "none";
+
+/**
+ * Renders progress on stderr: a redrawn bar on a terminal, JSON lines for tools
+ * (`--progress json`), nothing when piped or `--quiet`.
+ */
+export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream = process.stderr): {
+  onProgress: (event: ProgressEvent) => void;
+  finish: () => void;
+} {
+  const effective = mode === "auto" ? (stream.isTTY ? "bar" : "none") : mode;
+  if (effective === "none") return { onProgress: () => undefined, finish: () => undefined };
+  if (effective === "json") {
+    return { onProgress: (e) => stream.write(`${JSON.stringify(e)}\n`), finish: () => undefined };
+  }
+  let drawn = false;
+  let lastDraw = 0;
+  const draw = (line: string, force = false): void => {
+    const now = Date.now();
+    if (!force && now - lastDraw < 80) return; // redraw at most ~12 times a second
+    lastDraw = now;
+    const width = Math.max(20, (stream.columns ?? 80) - 1);
+    stream.write(`\r\x1b[2K${line.slice(0, width)}`);
+    drawn = true;
+  };
+  return {
+    onProgress(e) {
+      switch (e.stage) {
+        case "lock":
+          draw(e.message, true);
+          break;
+        case "walk":
+          draw(`found ${e.files} files`, true);
+          break;
+        case "plan":
+          draw(`${e.toRead} to read, ${e.unchanged} unchanged, ${e.removed} removed`, true);
+          break;
+        case "parse": {
+          const share = e.total === 0 ? 1 : e.done / e.total;
+          const cells = 24;
+          const full = Math.round(share * cells);
+          draw(`parsing ${"█".repeat(full)}${"░".repeat(cells - full)} ${e.done}/${e.total} files ${Math.round(share * 100)}%`, e.done === e.total);
+          break;
+        }
+        case "git":
+          draw(`history: ${e.commits} new commits`, true);
+          break;
+        case "lexical":
+          draw(e.message, true);
+          break;
+        case "done":
+          break;
+      }
+    },
+    finish() {
+      if (drawn) stream.write("\r\x1b[2K");
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { availableParallelism } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+
+/** Options a caller may set; every one has a default. */
+export interface IndexOptions {
+  /** Parse workers. Default: the machine's available parallelism. */
+  jobs?: number;
+  /** Read git history (commit messages, churn, co-change). Default true. */
+  git?: boolean;
+  /** Build semantic vectors where a model is configured. Default true. */
+  semantic?: boolean;
+  /** Files larger than this are skipped as `too-large`. Default 1 MiB. */
+  maxFileBytes?: number;
+  /** Where the index lives. Default `<root>/.contextsmith`. */
+  indexDir?: string;
+  /** At most this many of the newest commits are read. Default 50,000. */
+  maxCommits?: number;
+}
+
+/** The fully resolved configuration: every field set, frozen. */
+export interface Config {
+  readonly root: string;
+  readonly indexDir: string;
+  readonly jobs: number;
+  readonly git: boolean;
+  readonly semantic: boolean;
+  readonly maxFileBytes: number;
+  readonly maxCommits: number;
+  /** A parse task holds at most this many files... */
+  readonly batchFiles: number;
+  /** ...or this many bytes of source. */
+  readonly batchBytes: number;
+  /** A line longer than this marks a file as minified or generated. */
+  readonly maxLineChars: number;
+  /** Files whose mean line length is above this (and longer than 4 KiB) are treated as generated. */
+  readonly maxMeanLineChars: number;
+  /** Commits touching more files than this are ignored for co-change (mass renames, reformatting). */
+  readonly cochangeMaxFiles: number;
+  /** Per file, keep the hashes of at most this many recent commits... */
+  readonly historyPerFile: number;
+  /** ...and this many co-change neighbours. */
+  readonly cochangePerFile: number;
+}
+
+const DEFAULTS = {
+  git: true,
+  semantic: true,
+  maxFileBytes: 1024 * 1024,
+  maxCommits: 50_000,
+  batchFiles: 48,
+  batchBytes: 768 * 1024,
+  maxLineChars: 20_000,
+  maxMeanLineChars: 300,
+  cochangeMaxFiles: 50,
+  historyPerFile: 200,
+  cochangePerFile: 64,
+} as const;
+
+/** The one place where configuration is resolved. */
+export function resolveConfig(root: string, options: IndexOptions = {}): Config {
+  const absRoot = resolve(root);
+  const indexDir = options.indexDir
+    ? isAbsolute(options.indexDir) ? options.indexDir : resolve(absRoot, options.indexDir)
+    : join(absRoot, ".contextsmith");
+  const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()));
+  return Object.freeze({
+    ...DEFAULTS,
+    root: absRoot,
+    indexDir,
+    jobs,
+    git: options.git ?? DEFAULTS.git,
+    semantic: options.semantic ?? DEFAULTS.semantic,
+    maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
+    maxCommits: options.maxCommits ?? DEFAULTS.maxCommits,
+  });
+}

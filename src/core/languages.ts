@@ -1,0 +1,74 @@
+import type { Language } from "./types.js";
+
+/** Source languages parsed with tree-sitter, by file extension (lower case, with the dot). */
+const PARSED: Readonly<Record<string, Language>> = {
+  ".py": "python",
+  ".pyi": "python",
+  ".js": "javascript",
+  ".mjs": "javascript",
+  ".cjs": "javascript",
+  ".jsx": "javascript",
+  ".ts": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".tsx": "tsx",
+  ".java": "java",
+  ".go": "go",
+  ".rs": "rust",
+};
+
+/**
+ * Text files that are indexed lexically but not parsed: docs, config and code in languages
+ * without a grammar here. Anything else (images, data dumps, archives) is skipped as `unsupported`.
+ */
+const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".md", ".mdx", ".rst", ".txt", ".adoc",
+  ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".xml", ".gradle",
+  ".html", ".htm", ".css", ".scss", ".less", ".vue", ".svelte",
+  ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat",
+  ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".fs",
+  ".rb", ".php", ".pl", ".pm", ".lua", ".r", ".jl", ".scala", ".kt", ".kts", ".swift", ".dart",
+  ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".clj", ".elm", ".zig", ".nim", ".sql", ".graphql",
+  ".proto", ".thrift", ".tf", ".hcl", ".pyx", ".pxd", ".cmake", ".mk",
+]);
+
+/** Extension-less files worth indexing, by exact base name. */
+const TEXT_NAMES: ReadonlySet<string> = new Set([
+  "Makefile", "Dockerfile", "Rakefile", "Gemfile", "Jenkinsfile", "Procfile", "CMakeLists.txt",
+  "README", "LICENSE", "CHANGELOG", "CHANGES", "AUTHORS", "CONTRIBUTING", "NOTICE",
+]);
+
+/** Lockfiles are machine-written and huge; they never help an agent. */
+const LOCKFILES: ReadonlySet<string> = new Set([
+  "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
+  "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "composer.lock", "Gemfile.lock",
+  "go.sum", "mix.lock", "pubspec.lock", "Podfile.lock", "flake.lock", "gradle.lockfile",
+]);
+
+/** What the walker decides from a path alone. */
+export type PathClass =
+  | { kind: "parsed"; language: Language }
+  | { kind: "text" }
+  | { kind: "lockfile" }
+  | { kind: "generated" }
+  | { kind: "unsupported" };
+
+/** Classifies a repository-relative path (with `/`) by its name alone. */
+export function classifyPath(relPath: string): PathClass {
+  const slash = relPath.lastIndexOf("/");
+  const base = slash < 0 ? relPath : relPath.slice(slash + 1);
+  if (LOCKFILES.has(base) || base.endsWith(".lock")) return { kind: "lockfile" };
+  const dot = base.lastIndexOf(".");
+  const ext = dot <= 0 ? "" : base.slice(dot).toLowerCase();
+  if (/\.(min|bundle)\.(js|mjs|cjs|css)$/i.test(base) || base.endsWith(".map")) return { kind: "generated" };
+  const language = PARSED[ext];
+  if (language) return { kind: "parsed", language };
+  if (TEXT_EXTENSIONS.has(ext) || TEXT_NAMES.has(base)) return { kind: "text" };
+  return { kind: "unsupported" };
+}
+
+/** The fenced-code language tag for a path (used by renderers). */
+export function languageOf(relPath: string): Language | null {
+  const c = classifyPath(relPath);
+  return c.kind === "parsed" ? c.language : null;
+}

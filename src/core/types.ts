@@ -1,0 +1,159 @@
+/**
+ * Data contracts shared by the write path (indexing), the store and the read path.
+ * Everything here is plain data: it crosses worker threads by structured clone and is
+ * stored in LMDB with msgpack.
+ */
+
+/** Languages parsed with tree-sitter. */
+export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust";
+
+export type SymbolKind =
+  | "function"
+  | "method"
+  | "class"
+  | "interface"
+  | "enum"
+  | "struct"
+  | "trait"
+  | "type"
+  | "impl"
+  | "module"
+  | "macro";
+
+/** A definition found in a file. Lines are 1-based and inclusive. */
+export interface SymbolInfo {
+  name: string;
+  /** Name qualified by its enclosing definitions, e.g. `Checkout.apply_coupon`. */
+  qualifiedName: string;
+  kind: SymbolKind;
+  /** The declaration up to its body, whitespace collapsed, at most 240 characters. */
+  signature: string;
+  /** First sentence of the docstring or leading comment, or "". */
+  doc: string;
+  startLine: number;
+  endLine: number;
+  /** Index of the enclosing symbol in the same file's symbol list, or -1. */
+  parent: number;
+}
+
+/** A call (or constructor use) inside a file. */
+export interface CallSite {
+  /** Index of the innermost enclosing symbol, or -1 at module level. */
+  caller: number;
+  /** The called name: `foo` for `foo()`, `bar` for `x.bar()`, `Widget` for `new Widget()`. */
+  callee: string;
+  /** The receiver text for member calls (`self`, `this`, `os.path`), or "". */
+  receiver: string;
+  line: number;
+}
+
+/** One import statement (or `require`, or re-export). */
+export interface ImportInfo {
+  /** Module path as written: `os.path`, `./util`, `github.com/x/y`, `crate::a::b`, `java.util`. */
+  module: string;
+  /** Imported names with their local alias; empty for `import x` (the module itself). */
+  names: Array<{ name: string; alias: string }>;
+  /** Local alias for the module itself (`import numpy as np`, `import * as fs`), or "". */
+  alias: string;
+  kind: "import" | "require" | "reexport";
+  line: number;
+}
+
+/** What parsing one file yields. */
+export interface ParsedFile {
+  symbols: SymbolInfo[];
+  calls: CallSite[];
+  imports: ImportInfo[];
+  /** tree-sitter found syntax errors (the file is still indexed; tree-sitter recovers). */
+  hasErrors: boolean;
+}
+
+/** Why a file was not indexed. */
+export type SkipReason =
+  | "too-large"
+  | "binary"
+  | "undecodable"
+  | "generated"
+  | "lockfile"
+  | "unsupported"
+  | "symlink"
+  | "unreadable";
+
+/** Term statistics of one file for BM25: term -> frequency, plus the total token count. */
+export interface TermStats {
+  tf: Record<string, number>;
+  length: number;
+}
+
+/** The stored record of one file. A file is indexed only once this record is committed. */
+export interface FileRecord {
+  path: string;
+  /** Numeric id used by the lexical index; stable while the path exists. */
+  id: number;
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the content, hex. */
+  hash: string;
+  /** Parsed language, or null for text files indexed lexically only. */
+  language: Language | null;
+  lines: number;
+  /** Set when the file was read but not indexed (binary, undecodable, generated). */
+  skipped: SkipReason | null;
+}
+
+/** One commit of the ancestry of HEAD. */
+export interface CommitInfo {
+  hash: string;
+  /** Seconds since the epoch (committer date). */
+  time: number;
+  message: string;
+  /** Number of files it touched. */
+  fileCount: number;
+}
+
+/** Git history of one file. */
+export interface FileHistory {
+  /** Abbreviated (12-digit) hashes of the most recent commits touching the file, newest first (capped); keys of the commits table. */
+  commits: string[];
+  /** Number of commits that touched the file (not capped). */
+  churn: number;
+  /** Time of the last commit that touched it (seconds). */
+  lastChange: number;
+  /** Files changed together with this one: path -> number of shared commits (top entries only). */
+  cochange: Record<string, number>;
+}
+
+/** Counts and timings of one `index` run. */
+export interface IndexStats {
+  root: string;
+  files: {
+    seen: number;
+    parsed: number;
+    /** Unchanged files: stat equal, or content hash equal (stat refreshed). */
+    unchanged: number;
+    /** Of the unchanged files, those whose stat changed but content did not. */
+    touched: number;
+    removed: number;
+    skipped: Partial<Record<SkipReason, number>>;
+  };
+  /** Totals in the index after the run. */
+  totals: { files: number; symbols: number; calls: number; imports: number; commits: number; bytes: number };
+  /** Commits read in this run. */
+  commitsRead: number;
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+  indexBytes: number;
+  rebuilt: boolean;
+  semantic: boolean;
+  warnings: string[];
+}
+
+/** Progress events of long work, for bars, logs and `--progress json`. */
+export type ProgressEvent =
+  | { stage: "lock"; message: string }
+  | { stage: "walk"; files: number }
+  | { stage: "plan"; toRead: number; unchanged: number; removed: number }
+  | { stage: "parse"; done: number; total: number; batch: number }
+  | { stage: "git"; commits: number }
+  | { stage: "lexical"; message: string }
+  | { stage: "done"; ms: number };

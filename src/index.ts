@@ -1,0 +1,25 @@
+/**
+ * ContextSmith's library API. Everything exported here is public; nothing else is.
+ * @packageDocumentation
+ */
+export { Engine } from "./engine.js";
+export type { EngineOptions, IndexStatus } from "./engine.js";
+export type { RunOptions } from "./indexing/indexer.js";
+export { ContextSmithError } from "./core/errors.js";
+export type { ErrorCode } from "./core/errors.js";
+export type { Config, IndexOptions } from "./core/config.js";
+export type { LexicalIndex, Bm25Stats, Postings } from "./store/lexical.js";
+export type {
+  CallSite,
+  CommitInfo,
+  FileHistory,
+  FileRecord,
+  ImportInfo,
+  IndexStats,
+  Language,
+  ParsedFile,
+  ProgressEvent,
+  SkipReason,
+  SymbolInfo,
+  SymbolKind,
+} from "./core/types.js";

@@ -1,0 +1,103 @@
+import type { CommitInfo, FileHistory } from "../../core/types.js";
+import type { IndexStore } from "../../store/store.js";
+import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
+import { gitHead, isAncestor, logCommits, treeFiles } from "./log.js";
+import { ContextSmithError } from "../../core/errors.js";
+
+/** Longest commit message kept (the subject and the start of the body carry the signal). */
+const MAX_MESSAGE = 1000;
+/**
+ * Commits are keyed by an abbreviated hash: per-file commit lists are most of the history's
+ * size on disk, and 12 hex digits are unique in any real repository (git itself abbreviates less).
+ */
+export const SHORT_HASH = 12;
+
+interface Pending {
+  commits: string[];
+  churn: number;
+  lastChange: number;
+  cochange: Map<string, number>;
+}
+
+/**
+ * The git-history stage: reads the commits of HEAD's ancestry that are not indexed yet and
+ * folds them into per-file history (commits, churn, last change, co-change). All of it, and the
+ * new HEAD, is committed in one transaction, so an interrupted run leaves the previous history
+ * intact and the next run reads the same commits again.
+ */
+export async function indexGitHistory(store: IndexStore, task: GitTask): Promise<GitResult> {
+  if (task.version !== PROTOCOL_VERSION) {
+    throw new ContextSmithError("WORKER_FAILED", `git worker speaks protocol ${PROTOCOL_VERSION}, task is ${task.version}: rebuild the project`);
+  }
+  const started = performance.now();
+  const meta = store.meta();
+  const head = await gitHead(task.root);
+  const warnings: string[] = [];
+  if (head === meta.gitHead) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
+  // Rewritten history (rebase, branch switch to an unrelated line): start over.
+  const incremental = meta.gitHead !== null && head !== null && (await isAncestor(task.root, meta.gitHead, head));
+  const since = incremental ? meta.gitHead : null;
+
+  const commits: CommitInfo[] = [];
+  const perFile = new Map<string, Pending>();
+  // History is kept for the files of HEAD only: paths deleted long ago would be most of it.
+  const live = head ? await treeFiles(task.root, head) : new Set<string>();
+  if (head) {
+    for await (const c of logCommits(task.root, head, since, task.maxCommits)) {
+      commits.push({ hash: c.hash, time: c.time, message: c.message.slice(0, MAX_MESSAGE), fileCount: c.files.length });
+      const short = c.hash.slice(0, SHORT_HASH);
+      const withCochange = c.files.length <= task.cochangeMaxFiles;
+      for (const path of c.files) {
+        if (!live.has(path)) continue;
+        let p = perFile.get(path);
+        if (!p) perFile.set(path, (p = { commits: [], churn: 0, lastChange: 0, cochange: new Map() }));
+        p.churn++;
+        p.lastChange = Math.max(p.lastChange, c.time);
+        if (p.commits.length < task.historyPerFile) p.commits.push(short);
+        if (withCochange) {
+          for (const other of c.files) {
+            if (other !== path && live.has(other)) p.cochange.set(other, (p.cochange.get(other) ?? 0) + 1);
+          }
+        }
+      }
+    }
+  }
+
+  await store.transaction(() => {
+    if (!incremental) {
+      for (const key of store.history.getKeys()) void store.history.remove(key);
+      for (const key of store.commits.getKeys()) void store.commits.remove(key);
+    } else {
+      for (const key of store.history.getKeys()) if (!live.has(key)) void store.history.remove(key);
+    }
+    // Only commits some current file still lists are worth their messages' space.
+    const referenced = new Set<string>();
+    for (const p of perFile.values()) for (const h of p.commits) referenced.add(h);
+    for (const c of commits) {
+      const short = c.hash.slice(0, SHORT_HASH);
+      if (referenced.has(short)) void store.commits.put(short, c);
+    }
+    for (const [path, p] of perFile) {
+      const old = incremental ? store.history.get(path) : undefined;
+      void store.history.put(path, merge(old, p, task));
+    }
+    store.updateMeta((m) => {
+      m.gitHead = head;
+      m.commits = incremental ? m.commits + commits.length : commits.length;
+    });
+  });
+  return { head, commitsRead: commits.length, rebuilt: !incremental, warnings, ms: Math.round(performance.now() - started) };
+}
+
+/** Newer commits (`fresh`) go in front of the stored ones; co-change counts add up, top entries kept. */
+function merge(old: FileHistory | undefined, fresh: Pending, task: GitTask): FileHistory {
+  const counts = new Map<string, number>(Object.entries(old?.cochange ?? {}));
+  for (const [path, n] of fresh.cochange) counts.set(path, (counts.get(path) ?? 0) + n);
+  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, task.cochangePerFile);
+  return {
+    commits: [...fresh.commits, ...(old?.commits ?? [])].slice(0, task.historyPerFile),
+    churn: fresh.churn + (old?.churn ?? 0),
+    lastChange: Math.max(fresh.lastChange, old?.lastChange ?? 0),
+    cochange: Object.fromEntries(top),
+  };
+}

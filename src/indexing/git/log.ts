@@ -1,0 +1,92 @@
+import { execa } from "execa";
+
+/** One commit as read from `git log`. */
+export interface LoggedCommit {
+  hash: string;
+  time: number;
+  message: string;
+  files: string[];
+}
+
+const RS = "\x1e";
+const US = "\x1f";
+
+/** HEAD's commit, or null outside a repository or before the first commit. */
+export async function gitHead(root: string): Promise<string | null> {
+  const r = await execa("git", ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root, reject: false });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+/** Paths of the files in `head`'s tree, relative to `root`. */
+export async function treeFiles(root: string, head: string): Promise<Set<string>> {
+  const r = await execa("git", ["ls-tree", "-r", "--name-only", "-z", head], { cwd: root, maxBuffer: 1024 * 1024 * 1024 });
+  return new Set(r.stdout.split("\0").filter((p) => p !== ""));
+}
+
+/** Whether `ancestor` is reachable from `head` (false when it no longer exists). */
+export async function isAncestor(root: string, ancestor: string, head: string): Promise<boolean> {
+  const r = await execa("git", ["merge-base", "--is-ancestor", ancestor, head], { cwd: root, reject: false });
+  return r.exitCode === 0;
+}
+
+/**
+ * Streams the ancestry of `head` (newest first), excluding `since` and its ancestors, at most
+ * `limit` commits. Paths are relative to `root` (which may be a subfolder of the work tree), and
+ * only files under it are listed. Memory stays flat: commits are yielded as they are read.
+ */
+export async function* logCommits(root: string, head: string, since: string | null, limit: number): AsyncGenerator<LoggedCommit> {
+  const args = [
+    "log",
+    `--format=${RS}%H${US}%ct${US}%B${US}`,
+    "--name-only",
+    "--no-renames",
+    "--relative",
+    "-z",
+    `-n${limit}`,
+    head,
+    ...(since ? [`^${since}`] : []),
+    "--",
+  ];
+  const child = execa("git", args, { cwd: root, buffer: false, reject: false, encoding: "utf8" });
+  let pending = "";
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<string | Buffer>) {
+      pending += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+      const cut = pending.lastIndexOf(RS);
+      if (cut <= 0) continue;
+      const complete = pending.slice(0, cut);
+      pending = pending.slice(cut);
+      for (const record of complete.split(RS)) {
+        const commit = parseRecord(record);
+        if (commit) yield commit;
+      }
+    }
+    for (const record of pending.split(RS)) {
+      const commit = parseRecord(record);
+      if (commit) yield commit;
+    }
+  } finally {
+    if (child.exitCode === null) child.kill();
+    await child.catch(() => undefined);
+  }
+}
+
+// A record is: hash US time US message US NUL ["\n" path NUL]...
+function parseRecord(record: string): LoggedCommit | null {
+  if (!record) return null;
+  const first = record.indexOf(US);
+  const second = record.indexOf(US, first + 1);
+  const third = record.lastIndexOf(US);
+  if (first < 0 || second < 0 || third <= second) return null;
+  const files = record
+    .slice(third + 1)
+    .split("\0")
+    .map((p) => (p.startsWith("\n") ? p.slice(1) : p))
+    .filter((p) => p !== "");
+  return {
+    hash: record.slice(0, first),
+    time: Number(record.slice(first + 1, second)),
+    message: record.slice(second + 1, third).trim(),
+    files,
+  };
+}

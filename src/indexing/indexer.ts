@@ -1,0 +1,256 @@
+import { ContextSmithError } from "../core/errors.js";
+import type { Config } from "../core/config.js";
+import type { IndexStats, ProgressEvent, SkipReason } from "../core/types.js";
+import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
+import { ensureIndexDir, IndexStore } from "../store/store.js";
+import type { FileUpdate } from "../store/types.js";
+import { gitHead } from "./git/log.js";
+import { acquireWriteLock } from "./lock.js";
+import { planRun, type Plan, type PlannedRead } from "./plan.js";
+import { createPool } from "./pools.js";
+import { PROTOCOL_VERSION, type GitResult, type GitTask, type ParseResult, type ParseTask } from "./protocol.js";
+import { walk } from "./walk.js";
+
+/** How a caller follows and controls an index run. */
+export interface RunOptions {
+  onProgress?: (event: ProgressEvent) => void;
+  signal?: AbortSignal;
+  /** Wait for a concurrent writer (default true) or fail with `LOCKED`. */
+  wait?: boolean;
+}
+
+/**
+ * The indexing orchestrator: lock -> walk -> plan -> (parse pool ‖ git-log worker) -> lexical
+ * snapshot. It only sequences stages; each stage lives in its own module.
+ *
+ * Crash safety: every parse batch is committed in one LMDB transaction together with the
+ * file records it produced, so a run killed at any point leaves only fully indexed files behind,
+ * and the next run's plan picks up exactly the files that are still missing or stale.
+ */
+export async function runIndex(config: Config, options: RunOptions = {}): Promise<IndexStats> {
+  const emit = options.onProgress ?? (() => undefined);
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  const time = async <T>(stage: string, work: () => Promise<T> | T): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[stage] = Math.round((timings[stage] ?? 0) + performance.now() - t0);
+    }
+  };
+
+  ensureIndexDir(config.indexDir);
+  const lock = await time("lock", () =>
+    acquireWriteLock(config.indexDir, {
+      wait: options.wait ?? true,
+      signal: options.signal,
+      onWait: (owner) => emit({ stage: "lock", message: `waiting for another index run (pid ${owner.pid}) to finish…` }),
+    }),
+  );
+  let store: IndexStore | undefined;
+  let history: Promise<GitResult | null> = Promise.resolve(null);
+  try {
+    const opened = await time("open", () => IndexStore.openForWrite(config.indexDir));
+    store = opened.store;
+    const warnings: string[] = opened.reason ? [opened.reason] : [];
+
+    const walked = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
+    emit({ stage: "walk", files: walked.files.length });
+    const plan = await time("plan", () => planRun(walked.files, store!.allFiles()));
+    emit({ stage: "plan", toRead: plan.read.length, unchanged: plan.unchanged, removed: plan.remove.length });
+
+    // History runs beside parsing, in its own worker and its own transaction.
+    if (config.git && walked.git) history = startHistory(config, store);
+    history.catch(() => undefined); // observed below; never an unhandled rejection meanwhile
+
+    // When this run will likely rewrite the lexical snapshot, build it as batches commit.
+    const builder = snapshotIsDue(store, plan.read.length + plan.remove.length) ? new LexicalBuilder() : null;
+    const counts = await time("parse", () => parseAndCommit(config, store!, plan, builder, emit, options.signal));
+    let git: GitResult | null = null;
+    try {
+      git = await history;
+    } catch (error) {
+      warnings.push(`git history not updated: ${ContextSmithError.from(error, "GIT_FAILED").message}`);
+    }
+    if (git) {
+      timings.git = git.ms;
+      emit({ stage: "git", commits: git.commitsRead });
+    }
+
+    const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
+    if (changed || store.meta().lexicalFiles === null) {
+      await time("lexical", async () => {
+        if (snapshotIsDue(store!)) {
+          emit({ stage: "lexical", message: "writing the lexical index" });
+          await (builder ?? new LexicalBuilder()).write(store!);
+        }
+      });
+    }
+    const ms = Math.round(performance.now() - started);
+    await store.transaction(() =>
+      store!.updateMeta((m) => {
+        m.semantic = false; // no embedding provider yet: the semantic signal is off
+        if (changed || m.lastRun === null) m.lastRun = { at: Date.now(), ms, parsed: counts.parsed, removed: plan.remove.length };
+      }),
+    );
+    warnings.push(...counts.warnings, ...(git?.warnings ?? []));
+    const meta = store.meta();
+    const skipped = { ...walked.skipped };
+    for (const [reason, n] of Object.entries(counts.skipped)) skipped[reason as SkipReason] = (skipped[reason as SkipReason] ?? 0) + n;
+    emit({ stage: "done", ms });
+    return {
+      root: config.root,
+      files: {
+        seen: walked.files.length + Object.values(walked.skipped).reduce((a, b) => a + b, 0),
+        parsed: counts.parsed,
+        unchanged: plan.unchanged + counts.touched,
+        touched: counts.touched,
+        removed: plan.remove.length,
+        skipped,
+      },
+      totals: { ...meta.totals, commits: meta.commits },
+      commitsRead: git?.commitsRead ?? 0,
+      timings: { ...timings, total: ms },
+      indexBytes: store.diskBytes(),
+      rebuilt: opened.rebuilt,
+      semantic: false,
+      warnings,
+    };
+  } finally {
+    // Never let go of the lock while the git worker may still be writing.
+    await history.catch(() => undefined);
+    await store?.close();
+    lock.release();
+  }
+}
+
+interface ParseCounts {
+  parsed: number;
+  touched: number;
+  skippedOnRead: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  warnings: string[];
+}
+
+/** Splits the reads into batches bounded by file count and bytes. */
+export function makeBatches(files: readonly PlannedRead[], maxFiles: number, maxBytes: number): PlannedRead[][] {
+  const batches: PlannedRead[][] = [];
+  let current: PlannedRead[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (current.length > 0 && (current.length >= maxFiles || bytes + file.size > maxBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += file.size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+async function parseAndCommit(
+  config: Config,
+  store: IndexStore,
+  plan: Plan,
+  builder: LexicalBuilder | null,
+  emit: (e: ProgressEvent) => void,
+  signal: AbortSignal | undefined,
+): Promise<ParseCounts> {
+  const counts: ParseCounts = { parsed: 0, touched: 0, skippedOnRead: 0, skipped: {}, warnings: [] };
+  const reads = plan.read;
+  if (plan.remove.length > 0) await store.writeBatch([], plan.remove);
+  if (reads.length === 0) return counts;
+
+  const batches = makeBatches(reads, config.batchFiles, config.batchBytes);
+  const pool = createPool("parse", Math.min(config.jobs, batches.length));
+  const tally = (updates: FileUpdate[]): void => {
+    for (const u of updates) {
+      if (u.kind === "index") counts.parsed++;
+      else if (u.kind === "touch") counts.touched++;
+      else {
+        counts.skippedOnRead++;
+        counts.skipped[u.reason] = (counts.skipped[u.reason] ?? 0) + 1;
+      }
+    }
+  };
+  let done = 0;
+  let next = 0;
+  // Bounded in flight: enough to keep every thread busy while the main thread commits, few
+  // enough that memory stays flat on huge repositories.
+  const inFlight = Math.max(2, config.jobs * 2);
+  // Commits apply one at a time, in completion order; a parse loop only waits for them when too
+  // many are queued, so workers never idle while LMDB flushes.
+  let commitChain: Promise<void> = Promise.resolve();
+  let queuedCommits = 0;
+  const commit = async (updates: FileUpdate[], warnings: string[], files: number): Promise<void> => {
+    const written = await store.writeBatch(updates);
+    if (builder) {
+      const byPath = new Map(updates.map((u) => [u.path, u]));
+      for (const record of written) {
+        const u = byPath.get(record.path);
+        if (u?.kind === "index") builder.add(record, u.parsed, u.terms);
+      }
+    }
+    tally(updates);
+    counts.warnings.push(...warnings);
+    done += files;
+    emit({ stage: "parse", done, total: reads.length, batch: files });
+  };
+  try {
+    const loops = Array.from({ length: Math.min(inFlight, batches.length) }, async () => {
+      while (next < batches.length) {
+        if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
+        const batch = batches[next++]!;
+        const task: ParseTask = {
+          version: PROTOCOL_VERSION,
+          root: config.root,
+          files: batch,
+          limits: { maxLineChars: config.maxLineChars, maxMeanLineChars: config.maxMeanLineChars },
+        };
+        let result: ParseResult;
+        try {
+          result = (await pool.run(task, { signal: signal ?? null })) as ParseResult;
+        } catch (error) {
+          if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
+          throw ContextSmithError.from(error);
+        }
+        queuedCommits++;
+        commitChain = commitChain.then(() => commit(result.updates, result.warnings, batch.length)).finally(() => {
+          queuedCommits--;
+        });
+        if (queuedCommits > inFlight) await commitChain;
+      }
+    });
+    await Promise.all(loops);
+  } finally {
+    // Whatever was parsed is committed, even when a later batch failed or the run was cancelled.
+    await commitChain.catch(() => undefined);
+    await pool.destroy();
+  }
+  await commitChain;
+  return counts;
+}
+
+async function startHistory(config: Config, store: IndexStore): Promise<GitResult | null> {
+  // The common no-change case costs one `git rev-parse`, never a worker start.
+  const head = await gitHead(config.root);
+  if (head === store.meta().gitHead) return { head, commitsRead: 0, rebuilt: false, warnings: [], ms: 0 };
+  const pool = createPool("git-log", 1);
+  try {
+    const task: GitTask = {
+      version: PROTOCOL_VERSION,
+      root: config.root,
+      indexDir: config.indexDir,
+      maxCommits: config.maxCommits,
+      cochangeMaxFiles: config.cochangeMaxFiles,
+      historyPerFile: config.historyPerFile,
+      cochangePerFile: config.cochangePerFile,
+    };
+    return (await pool.run(task)) as GitResult;
+  } finally {
+    await pool.destroy();
+  }
+}

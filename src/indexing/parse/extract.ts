@@ -1,0 +1,254 @@
+import type { CallSite, ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
+import type { Grammar, TSNode } from "./grammars.js";
+import { decodeImport } from "./imports.js";
+
+const CONTAINERS: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "impl", "enum"]);
+/** Nodes that wrap a definition and carry its decorators, `export` or leading comments. */
+const WRAPPERS: ReadonlySet<string> = new Set([
+  "decorated_definition",
+  "export_statement",
+  "lexical_declaration",
+  "variable_declaration",
+  "type_declaration",
+]);
+const COMMENTS: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment"]);
+const MAX_SIGNATURE = 240;
+const MAX_DOC = 200;
+const MAX_RECEIVER = 80;
+
+interface Def {
+  node: TSNode;
+  name: string;
+  kind: SymbolKind;
+  /** Go method receiver type, used as the qualifier. */
+  recv: string;
+}
+
+/**
+ * Extracts symbols, call sites and imports from one source file. Pure apart from tree-sitter:
+ * runs the same in a worker thread and in a test.
+ */
+export function extractFile(grammar: Grammar, language: Language, source: string): ParsedFile {
+  const root = grammar.parse(source);
+  const defs = new Map<number, Def>();
+  const calls: Array<{ at: number; callee: string; receiver: string }> = [];
+  const imports: ImportInfo[] = [];
+
+  for (const match of grammar.query.matches(root)) {
+    let main: TSNode | undefined;
+    let kind: SymbolKind | undefined;
+    let name = "";
+    let recv = "";
+    let callee = "";
+    let calleeAt = 0;
+    let receiver = "";
+    let source_ = "";
+    let what: "def" | "call" | "import" | "require" | undefined;
+    for (const { name: cap, node } of match.captures) {
+      if (cap.startsWith("def.")) {
+        what = "def";
+        main = node;
+        kind = cap.slice(4) as SymbolKind;
+      } else if (cap === "call" || cap === "import" || cap === "require") {
+        what = cap;
+        main = node;
+      } else if (cap === "name") name = node.text;
+      else if (cap === "recv") recv = node.text;
+      else if (cap === "callee") {
+        callee = node.text;
+        calleeAt = node.startIndex;
+      }
+      else if (cap === "receiver") receiver = node.text;
+      else if (cap === "source") source_ = node.text;
+    }
+    if (!main || !what) continue;
+    if (what === "def" && kind && !defs.has(main.id)) {
+      defs.set(main.id, { node: main, name: kind === "impl" ? bareTypeName(name) : name, kind, recv });
+    } else if (what === "call") {
+      calls.push({ at: calleeAt, callee: calleeName(main, callee), receiver: clip(receiver, MAX_RECEIVER) });
+    } else if (what === "import") {
+      imports.push(...decodeImport(language, main));
+    } else if (what === "require") {
+      imports.push(requireImport(main, source_));
+    }
+  }
+
+  const { symbols, starts, ends } = buildSymbols(language, source, [...defs.values()]);
+  // Calls are the most numerous captures: locate them by the callee's offset alone, in JS,
+  // rather than asking tree-sitter for each call node's range and position.
+  const lineOf = lineIndex(source);
+  const callSites: CallSite[] = calls
+    .filter((c) => c.callee !== "")
+    .map((c) => ({ caller: enclosing(symbols, starts, ends, c.at), callee: c.callee, receiver: c.receiver, line: lineOf(c.at) }))
+    .sort((a, b) => a.line - b.line);
+  imports.sort((a, b) => a.line - b.line);
+  return { symbols, calls: callSites, imports, hasErrors: root.hasError };
+}
+
+function buildSymbols(
+  language: Language,
+  source: string,
+  defs: Def[],
+): { symbols: SymbolInfo[]; starts: number[]; ends: number[] } {
+  // Outer definitions first: by start, then the longer one.
+  defs.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  const symbols: SymbolInfo[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const stack: number[] = [];
+  for (const def of defs) {
+    const { node } = def;
+    while (stack.length > 0 && ends[stack[stack.length - 1]!]! < node.endIndex) stack.pop();
+    const parent = stack.length > 0 ? stack[stack.length - 1]! : -1;
+    const parentSym = parent >= 0 ? symbols[parent] : undefined;
+    let kind = def.kind;
+    if (kind === "function" && parentSym && CONTAINERS.has(parentSym.kind)) kind = "method";
+    const qualifier = def.recv ? bareTypeName(def.recv) : parentSym?.qualifiedName ?? "";
+    const anchor = outerNode(node);
+    symbols.push({
+      name: def.name,
+      qualifiedName: qualifier ? `${qualifier}.${def.name}` : def.name,
+      kind,
+      signature: signatureOf(node, source),
+      doc: docOf(language, node, anchor),
+      startLine: leadingAttributes(anchor).startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      parent,
+    });
+    starts.push(node.startIndex);
+    ends.push(node.endIndex);
+    stack.push(symbols.length - 1);
+  }
+  return { symbols, starts, ends };
+}
+
+/** Maps a character offset to its 1-based line. */
+function lineIndex(source: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+/** Index of the innermost symbol containing `offset`, or -1. */
+function enclosing(symbols: SymbolInfo[], starts: number[], ends: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  let best = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! <= offset) {
+      best = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  while (best >= 0 && ends[best]! <= offset) best = symbols[best]!.parent;
+  return best;
+}
+
+function outerNode(node: TSNode): TSNode {
+  let anchor = node;
+  while (anchor.parent && WRAPPERS.has(anchor.parent.type)) anchor = anchor.parent;
+  return anchor;
+}
+
+/** Rust `#[attr]` items belong to the definition after them. */
+function leadingAttributes(node: TSNode): TSNode {
+  let first = node;
+  for (let prev = node.previousNamedSibling; prev && prev.type === "attribute_item"; prev = prev.previousNamedSibling) {
+    first = prev;
+  }
+  return first;
+}
+
+function signatureOf(node: TSNode, source: string): string {
+  const body = node.childForFieldName("body") ?? node.childForFieldName("value")?.childForFieldName("body") ?? null;
+  let text: string;
+  if (body && body.startIndex > node.startIndex) {
+    text = source.slice(node.startIndex, body.startIndex);
+  } else {
+    text = source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 4 * MAX_SIGNATURE));
+    const brace = text.indexOf("{");
+    if (brace > 0) text = text.slice(0, brace);
+  }
+  return clip(text.replace(/\s+/g, " ").trim().replace(/\s*[:{=]?\s*(=>)?\s*$/, (m) => (m.includes("=>") ? " =>" : "")), MAX_SIGNATURE);
+}
+
+function docOf(language: Language, node: TSNode, anchor: TSNode): string {
+  if (language === "python") {
+    const first = node.childForFieldName("body")?.firstNamedChild;
+    const str = first?.type === "expression_statement" ? first.firstNamedChild : null;
+    return str?.type === "string" ? firstSentence(str.text.replace(/^[rRbBuUfF]*("""|'''|"|')|("""|'''|"|')$/g, "")) : "";
+  }
+  // The run of comments right above the definition (or above its attributes).
+  const lines: string[] = [];
+  let expectedRow = leadingAttributes(anchor).startPosition.row;
+  for (let prev = leadingAttributes(anchor).previousNamedSibling; prev && COMMENTS.has(prev.type); prev = prev.previousNamedSibling) {
+    if (prev.endPosition.row < expectedRow - 1) break;
+    lines.unshift(prev.text);
+    expectedRow = prev.startPosition.row;
+  }
+  return lines.length > 0 ? firstSentence(lines.join("\n")) : "";
+}
+
+/** The first sentence of a comment or docstring, markers stripped, whitespace collapsed. */
+export function firstSentence(raw: string): string {
+  const paragraph: string[] = [];
+  for (const line of raw.split("\n")) {
+    const text = line
+      .replace(/^\s*(\/\/\/?|\/\*\*?|\*\/|\*|#+|--)\s?/, "")
+      .replace(/\s*\*\/\s*$/, "")
+      .trim();
+    if (text === "") {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    paragraph.push(text);
+  }
+  const joined = paragraph.join(" ");
+  const stop = /[.!?](\s|$)/.exec(joined);
+  return clip(stop ? joined.slice(0, stop.index + 1) : joined, MAX_DOC);
+}
+
+function calleeName(node: TSNode, captured: string): string {
+  if (node.type === "macro_invocation") return `${captured}!`;
+  return bareTypeName(captured);
+}
+
+/** `a.b.Foo<T>` -> `Foo`; `crate::x::Bar` -> `Bar`; `&mut Baz` -> `Baz`. */
+function bareTypeName(text: string): string {
+  const noGenerics = text.replace(/<[\s\S]*$/, "").replace(/^[&*\s]*(mut\s+|dyn\s+)?/, "").trim();
+  const parts = noGenerics.split(/::|\./);
+  return parts[parts.length - 1] ?? noGenerics;
+}
+
+function requireImport(node: TSNode, module: string): ImportInfo {
+  // const x = require("m")  |  const { a, b: c } = require("m")
+  const declarator = node.parent?.type === "variable_declarator" ? node.parent : null;
+  const target = declarator?.childForFieldName("name");
+  const names: ImportInfo["names"] = [];
+  let alias = "";
+  if (target?.type === "identifier") alias = target.text;
+  else if (target?.type === "object_pattern") {
+    for (const p of target.namedChildren) {
+      if (p.type === "shorthand_property_identifier_pattern") names.push({ name: p.text, alias: "" });
+      else if (p.type === "pair_pattern") {
+        names.push({ name: p.childForFieldName("key")?.text ?? "", alias: p.childForFieldName("value")?.text ?? "" });
+      }
+    }
+  }
+  return { module, names, alias, kind: "require", line: node.startPosition.row + 1 };
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.length > max || text.includes("\n") ? text.replace(/\s+/g, " ") : text;
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,147 @@
+import type { ImportInfo, Language } from "../../core/types.js";
+import type { TSNode } from "./grammars.js";
+
+type Name = ImportInfo["names"][number];
+
+/** Decodes one `@import` statement node into zero or more imports. */
+export function decodeImport(language: Language, node: TSNode): ImportInfo[] {
+  const line = node.startPosition.row + 1;
+  switch (language) {
+    case "python":
+      return pythonImport(node, line);
+    case "javascript":
+    case "typescript":
+    case "tsx":
+      return jsImport(node, line);
+    case "java":
+      return javaImport(node, line);
+    case "go":
+      return goImport(node, line);
+    case "rust":
+      return rustImport(node, line);
+  }
+}
+
+function imp(module: string, names: Name[], alias: string, kind: ImportInfo["kind"], line: number): ImportInfo {
+  return { module, names, alias, kind, line };
+}
+
+function pythonImport(node: TSNode, line: number): ImportInfo[] {
+  if (node.type === "import_statement") {
+    // import a.b, c as d
+    return node.childrenForFieldName("name").map((n) =>
+      n.type === "aliased_import"
+        ? imp(n.childForFieldName("name")?.text ?? "", [], n.childForFieldName("alias")?.text ?? "", "import", line)
+        : imp(n.text, [], "", "import", line),
+    );
+  }
+  // from .x import y as z, w  |  from x import *
+  const module = node.childForFieldName("module_name")?.text ?? "";
+  const names: Name[] = node.childrenForFieldName("name").map((n) =>
+    n.type === "aliased_import"
+      ? { name: n.childForFieldName("name")?.text ?? "", alias: n.childForFieldName("alias")?.text ?? "" }
+      : { name: n.text, alias: "" },
+  );
+  if (node.namedChildren.some((c) => c.type === "wildcard_import")) names.push({ name: "*", alias: "" });
+  return [imp(module, names, "", "import", line)];
+}
+
+function stringContent(node: TSNode | null): string {
+  if (!node) return "";
+  const fragment = node.namedChildren.find((c) => c.type === "string_fragment");
+  return fragment ? fragment.text : node.text.replace(/^['"`]|['"`]$/g, "");
+}
+
+function jsImport(node: TSNode, line: number): ImportInfo[] {
+  const module = stringContent(node.childForFieldName("source"));
+  const names: Name[] = [];
+  let alias = "";
+  if (node.type === "export_statement") {
+    // export { a as b } from "x"  |  export * from "x"  |  export * as ns from "x"
+    const clause = node.namedChildren.find((c) => c.type === "export_clause");
+    for (const spec of clause?.namedChildren ?? []) {
+      if (spec.type !== "export_specifier") continue;
+      names.push({ name: spec.childForFieldName("name")?.text ?? "", alias: spec.childForFieldName("alias")?.text ?? "" });
+    }
+    const ns = node.namedChildren.find((c) => c.type === "namespace_export");
+    if (ns) alias = ns.namedChildren[0]?.text ?? "";
+    if (!clause && !ns) names.push({ name: "*", alias: "" });
+    return [imp(module, names, alias, "reexport", line)];
+  }
+  const clause = node.namedChildren.find((c) => c.type === "import_clause");
+  for (const part of clause?.namedChildren ?? []) {
+    if (part.type === "identifier") names.push({ name: "default", alias: part.text });
+    else if (part.type === "namespace_import") alias = part.namedChildren[0]?.text ?? "";
+    else if (part.type === "named_imports") {
+      for (const spec of part.namedChildren) {
+        if (spec.type !== "import_specifier") continue;
+        names.push({ name: spec.childForFieldName("name")?.text ?? "", alias: spec.childForFieldName("alias")?.text ?? "" });
+      }
+    }
+  }
+  return [imp(module, names, alias, "import", line)];
+}
+
+function javaImport(node: TSNode, line: number): ImportInfo[] {
+  // import java.util.List;  import java.util.*;  import static org.junit.Assert.assertEquals;
+  const path = node.namedChildren.find((c) => c.type === "scoped_identifier" || c.type === "identifier");
+  if (!path) return [];
+  const wildcard = node.namedChildren.some((c) => c.type === "asterisk");
+  if (wildcard) return [imp(path.text, [{ name: "*", alias: "" }], "", "import", line)];
+  const dot = path.text.lastIndexOf(".");
+  if (dot < 0) return [imp(path.text, [], "", "import", line)];
+  return [imp(path.text.slice(0, dot), [{ name: path.text.slice(dot + 1), alias: "" }], "", "import", line)];
+}
+
+function goImport(node: TSNode, line: number): ImportInfo[] {
+  const path = node.childForFieldName("path");
+  const module = path ? path.text.replace(/^["`]|["`]$/g, "") : "";
+  return [imp(module, [], node.childForFieldName("name")?.text ?? "", "import", line)];
+}
+
+function rustImport(node: TSNode, line: number): ImportInfo[] {
+  const arg = node.childForFieldName("argument");
+  if (!arg) return [];
+  // Flatten nested use trees into (module, name, alias) triples, then group by module.
+  const flat: Array<{ module: string; name: string; alias: string }> = [];
+  const join = (prefix: string, path: string): string => (prefix && path ? `${prefix}::${path}` : prefix || path);
+  const split = (full: string): { module: string; name: string } => {
+    const i = full.lastIndexOf("::");
+    return i < 0 ? { module: "", name: full } : { module: full.slice(0, i), name: full.slice(i + 2) };
+  };
+  const walk = (n: TSNode, prefix: string): void => {
+    switch (n.type) {
+      case "scoped_use_list": {
+        const path = join(prefix, n.childForFieldName("path")?.text ?? "");
+        const list = n.childForFieldName("list");
+        for (const item of list?.namedChildren ?? []) walk(item, path);
+        return;
+      }
+      case "use_list":
+        for (const item of n.namedChildren) walk(item, prefix);
+        return;
+      case "use_as_clause": {
+        const { module, name } = split(join(prefix, n.childForFieldName("path")?.text ?? ""));
+        flat.push({ module, name, alias: n.childForFieldName("alias")?.text ?? "" });
+        return;
+      }
+      case "use_wildcard": {
+        const inner = n.namedChildren[0];
+        flat.push({ module: join(prefix, inner?.text ?? ""), name: "*", alias: "" });
+        return;
+      }
+      default: {
+        const { module, name } = split(join(prefix, n.text));
+        flat.push({ module, name, alias: "" });
+      }
+    }
+  };
+  walk(arg, "");
+  const byModule = new Map<string, Name[]>();
+  for (const f of flat) {
+    const list = byModule.get(f.module) ?? [];
+    list.push({ name: f.name, alias: f.alias });
+    byModule.set(f.module, list);
+  }
+  return [...byModule].map(([module, names]) => imp(module, names, "", "import", line));
+}

@@ -1,0 +1,78 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ContextSmithError } from "../../core/errors.js";
+import { termStats } from "../../core/tokenize.js";
+import type { FileUpdate } from "../../store/types.js";
+import type { PlannedRead } from "../plan.js";
+import { PROTOCOL_VERSION, type ContentLimits, type ParseResult, type ParseTask } from "../protocol.js";
+import { extractFile } from "./extract.js";
+import type { Grammars } from "./grammars.js";
+
+/** Bytes inspected for NUL to call a file binary (git's own heuristic looks at 8000). */
+const BINARY_PROBE = 8000;
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The parse stage: read, hash, classify, parse and count terms for one batch of files.
+ * Runs in a worker thread (workers/parse.ts) or in-process in tests.
+ */
+export function parseBatch(grammars: Grammars, task: ParseTask): ParseResult {
+  if (task.version !== PROTOCOL_VERSION) {
+    throw new ContextSmithError("WORKER_FAILED", `parse worker speaks protocol ${PROTOCOL_VERSION}, task is ${task.version}: rebuild the project`);
+  }
+  const warnings: string[] = [];
+  const updates = task.files.map((file) => parseOne(grammars, task.root, file, task.limits, warnings));
+  return { updates, warnings };
+}
+
+function parseOne(grammars: Grammars, root: string, file: PlannedRead, limits: ContentLimits, warnings: string[]): FileUpdate {
+  const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(root, file.path));
+  } catch {
+    return { kind: "skip", ...base, hash: "", reason: "unreadable" };
+  }
+  const hash = createHash("sha256").update(bytes).digest("hex");
+  if (hash === file.expectHash) return { kind: "touch", ...base };
+  const skip = (reason: Extract<FileUpdate, { kind: "skip" }>["reason"]): FileUpdate => ({ kind: "skip", ...base, hash, reason });
+  if (bytes.subarray(0, BINARY_PROBE).includes(0)) return skip("binary");
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return skip("undecodable");
+  }
+  const shape = lineShape(text);
+  if (shape.longest > limits.maxLineChars || (text.length > 4096 && text.length / shape.lines > limits.maxMeanLineChars)) {
+    return skip("generated");
+  }
+  let parsed = null;
+  if (file.language) {
+    try {
+      parsed = extractFile(grammars.get(file.language), file.language, text);
+    } catch (error) {
+      // tree-sitter recovers from syntax errors itself; this is a crash inside the parser.
+      warnings.push(`${file.path}: parser failed (${(error as Error).message}); indexed as text`);
+    }
+  }
+  return { kind: "index", ...base, hash, language: file.language, lines: shape.lines, parsed, terms: termStats(text) };
+}
+
+/** Line count (a final newline does not start a line) and the longest line, in characters. */
+function lineShape(text: string): { lines: number; longest: number } {
+  let lines = 0;
+  let longest = 0;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+    longest = Math.max(longest, i - start);
+    start = i + 1;
+    lines++;
+  }
+  if (start < text.length) {
+    longest = Math.max(longest, text.length - start);
+    lines++;
+  }
+  return { lines: Math.max(lines, 1), longest };
+}

@@ -1,0 +1,36 @@
+import type { StoredFile } from "../store/types.js";
+import type { WalkedFile } from "./walk.js";
+
+/** A file to read: new, or its stat changed. */
+export interface PlannedRead extends WalkedFile {
+  /** The stored content hash: if the file still hashes to it, only its stat is refreshed. */
+  expectHash: string | null;
+}
+
+/** What an index run must do. */
+export interface Plan {
+  read: PlannedRead[];
+  /** Files whose size and mtime match the stored record: not even read. */
+  unchanged: number;
+  /** Stored paths no longer on disk (or now excluded). */
+  remove: string[];
+}
+
+/**
+ * Compares the walk with the stored records. Only size and mtime are compared here; a changed
+ * stat does not mean changed content (a fresh CI checkout restores every mtime), so those files
+ * are read and hashed, and re-parsed only when the hash differs.
+ */
+export function planRun(walked: readonly WalkedFile[], stored: Iterable<Pick<StoredFile, "path" | "size" | "mtimeMs" | "hash">>): Plan {
+  const known = new Map<string, Pick<StoredFile, "size" | "mtimeMs" | "hash">>();
+  for (const s of stored) known.set(s.path, s);
+  const read: PlannedRead[] = [];
+  let unchanged = 0;
+  for (const file of walked) {
+    const old = known.get(file.path);
+    known.delete(file.path);
+    if (old && old.size === file.size && old.mtimeMs === file.mtimeMs) unchanged++;
+    else read.push({ ...file, expectHash: old?.hash ?? null });
+  }
+  return { read, unchanged, remove: [...known.keys()] };
+}

@@ -1,0 +1,52 @@
+/**
+ * The main-thread <-> worker contracts. Bump PROTOCOL_VERSION when a shape changes: workers
+ * reject tasks of another version, so a stale build fails loudly instead of misreading data.
+ */
+import type { FileUpdate } from "../store/types.js";
+import type { PlannedRead } from "./plan.js";
+
+export const PROTOCOL_VERSION = 1;
+
+/** Limits the parse stage applies to file contents. */
+export interface ContentLimits {
+  maxLineChars: number;
+  maxMeanLineChars: number;
+}
+
+/** One batch of files for the parse pool. */
+export interface ParseTask {
+  version: number;
+  root: string;
+  files: PlannedRead[];
+  limits: ContentLimits;
+}
+
+/** The outcome of a parse task, one update per file, in task order. */
+export interface ParseResult {
+  updates: FileUpdate[];
+  /** Non-fatal problems (a parser crash on one file, which is then indexed as text). */
+  warnings: string[];
+}
+
+/** A git-history task for the git-log worker. */
+export interface GitTask {
+  version: number;
+  root: string;
+  indexDir: string;
+  maxCommits: number;
+  cochangeMaxFiles: number;
+  historyPerFile: number;
+  cochangePerFile: number;
+}
+
+/** What the git-log worker did. */
+export interface GitResult {
+  head: string | null;
+  /** Commits read in this run. */
+  commitsRead: number;
+  /** True when the history was rebuilt from scratch (first run, rewritten history). */
+  rebuilt: boolean;
+  warnings: string[];
+  /** Time the history stage took in its worker. */
+  ms: number;
+}

@@ -1,0 +1,155 @@
+import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { execa } from "execa";
+import ignore, { type Ignore } from "ignore";
+import { classifyPath } from "../core/languages.js";
+import type { Language, SkipReason } from "../core/types.js";
+
+/** A file the walk found worth reading. */
+export interface WalkedFile {
+  /** Repository-relative, with `/`. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Parsed language, or null for text indexed lexically only. */
+  language: Language | null;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  /** Files left out by name or stat alone, by reason. */
+  skipped: Partial<Record<SkipReason, number>>;
+  /** Whether the root is inside a git work tree (the walk used git's own ignore rules). */
+  git: boolean;
+}
+
+export interface WalkOptions {
+  root: string;
+  /** Absolute path of the index folder, never walked. */
+  indexDir: string;
+  maxFileBytes: number;
+}
+
+/** Folders that are never source, walked by neither git nor the fallback. */
+const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".contextsmith"]);
+/** Skipped by the non-git fallback, where no .gitignore may say so. */
+const FALLBACK_SKIPPED_DIRS: ReadonlySet<string> = new Set(["node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"]);
+/** Paths this long cannot be LMDB keys. */
+const MAX_PATH_BYTES = 1000;
+
+/**
+ * Lists the files to index. In a git work tree, git decides what is ignored (nested
+ * `.gitignore`, `.git/info/exclude`, the global excludes file); elsewhere the `ignore` package
+ * applies every `.gitignore` found on the way down. Symlinks are never followed, so nothing
+ * outside the root is read and link loops cannot trap the walk.
+ */
+export async function walk(options: WalkOptions): Promise<WalkResult> {
+  const listed = await gitListFiles(options.root);
+  const skipped: Partial<Record<SkipReason, number>> = {};
+  const count = (reason: SkipReason): void => {
+    skipped[reason] = (skipped[reason] ?? 0) + 1;
+  };
+  const indexRel = relative(options.root, options.indexDir).split(sep).join("/");
+  const files: WalkedFile[] = [];
+  const consider = (path: string, stat: Stats | null): void => {
+    if (indexRel && !indexRel.startsWith("..") && (path === indexRel || path.startsWith(`${indexRel}/`))) return;
+    if (path.split("/").some((part) => ALWAYS_SKIPPED_DIRS.has(part))) return;
+    if (!stat) return; // listed by git but deleted from the work tree
+    if (stat.isSymbolicLink()) return count("symlink");
+    if (!stat.isFile()) return; // submodules, sockets, fifos
+    const cls = classifyPath(path);
+    if (cls.kind === "lockfile") return count("lockfile");
+    if (cls.kind === "generated") return count("generated");
+    if (cls.kind === "unsupported") return count("unsupported");
+    if (stat.size > options.maxFileBytes) return count("too-large");
+    if (Buffer.byteLength(path) > MAX_PATH_BYTES) return count("unsupported");
+    files.push({ path, size: stat.size, mtimeMs: stat.mtimeMs, language: cls.kind === "parsed" ? cls.language : null });
+  };
+
+  if (listed) {
+    for (const path of listed) consider(path, lstatOrNull(join(options.root, path)));
+  } else {
+    walkDirectory(options.root, "", [], consider);
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, skipped, git: listed !== null };
+}
+
+/** `git ls-files` of the work tree, or null when the root is not inside one (or git is absent). */
+async function gitListFiles(root: string): Promise<string[] | null> {
+  const probe = await execa("git", ["rev-parse", "--is-inside-work-tree", "--show-prefix"], { cwd: root, reject: false });
+  const [inside, prefix = ""] = probe.stdout.split("\n");
+  if (probe.exitCode !== 0 || inside !== "true") return null;
+  // --full-name gives paths from the top of the work tree; the root may be a subfolder of it.
+  const top = prefix.trim();
+  const result = await execa("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--full-name", "."], {
+    cwd: root,
+    reject: false,
+    stripFinalNewline: false,
+    maxBuffer: 1024 * 1024 * 1024,
+    encoding: "utf8",
+  });
+  if (result.exitCode !== 0) return null;
+  const seen = new Set<string>();
+  for (const entry of result.stdout.split("\0")) {
+    if (!entry) continue;
+    if (top && !entry.startsWith(top)) continue;
+    seen.add(top ? entry.slice(top.length) : entry); // a file both staged and unmerged is listed twice
+  }
+  return [...seen];
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+interface Rules {
+  base: string;
+  ig: Ignore;
+}
+
+function walkDirectory(root: string, dir: string, inherited: Rules[], consider: (path: string, stat: Stats | null) => void): void {
+  const abs = dir ? join(root, dir) : root;
+  let rules = inherited;
+  const gitignore = readOptional(join(abs, ".gitignore"));
+  if (gitignore !== null) rules = [...inherited, { base: dir, ig: ignore().add(gitignore) }];
+  let entries;
+  try {
+    entries = readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return; // unreadable folder: nothing we can index in it
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    const isDir = entry.isDirectory();
+    if (isDir && (ALWAYS_SKIPPED_DIRS.has(entry.name) || FALLBACK_SKIPPED_DIRS.has(entry.name))) continue;
+    if (isIgnored(rules, path, isDir)) continue;
+    if (isDir) walkDirectory(root, path, rules, consider);
+    else consider(path, lstatOrNull(join(root, path)));
+  }
+}
+
+/** Git's precedence: a deeper `.gitignore` overrides a shallower one, negations included. */
+function isIgnored(rules: Rules[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { base, ig } of rules) {
+    const rel = base ? path.slice(base.length + 1) : path;
+    const verdict = ig.test(isDir ? `${rel}/` : rel);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+function readOptional(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}

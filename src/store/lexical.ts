@@ -1,0 +1,350 @@
+import { Document } from "flexsearch";
+import { tokenize } from "../core/tokenize.js";
+import type { ParsedFile, TermStats } from "../core/types.js";
+import type { IndexStore } from "./store.js";
+import type { StoredFile } from "./types.js";
+
+/**
+ * The lexical index: a FlexSearch document index (fields `path`, `symbols`, `body`) and the
+ * term statistics BM25 needs (postings with term frequencies, document lengths).
+ *
+ * Both are derived data, rebuilt from the per-file `terms` and `parsed` tables. They are persisted
+ * as a snapshot plus a journal: the indexer writes the paths it changes into the journal in the
+ * same transaction as the change; a reader loads the snapshot and replays the journal (a few
+ * files after a typical edit). When the journal grows past a fraction of the repository the
+ * indexer writes a new snapshot. So a one-file edit never rewrites the whole lexical index, and a
+ * crash can never make it disagree with the committed files.
+ */
+
+const FLEX_PREFIX = "flex:";
+const BM25_KEY = "bm25";
+/** Rewrite the snapshot when the journal holds more than this share of the files... */
+const REBUILD_SHARE = 0.1;
+/** ...or more than this many paths. */
+const REBUILD_MAX = 2000;
+
+type LexicalDoc = { id: number; path: string; symbols: string; body: string };
+
+function encode(text: string): string[] {
+  return [...new Set(tokenize(text))];
+}
+
+function newDocument(): Document<LexicalDoc> {
+  return new Document<LexicalDoc>({
+    document: {
+      id: "id",
+      index: [
+        { field: "path", tokenize: "strict", encode, resolution: 3 },
+        { field: "symbols", tokenize: "strict", encode, resolution: 5 },
+        // Body tokens are a set, so positions carry no meaning: one resolution level.
+        { field: "body", tokenize: "strict", encode, resolution: 1 },
+      ],
+    },
+  });
+}
+
+/** The text each field of a file's document is made of. */
+export function lexicalDoc(file: StoredFile, parsed: ParsedFile | undefined, terms: TermStats | undefined): LexicalDoc {
+  const symbols = parsed
+    ? parsed.symbols.map((s) => `${s.qualifiedName} ${s.signature} ${s.doc}`).join("\n")
+    : "";
+  return { id: file.id, path: file.path.replace(/[/._-]/g, " "), symbols, body: terms ? Object.keys(terms.tf).join(" ") : "" };
+}
+
+/** Postings of one term: parallel arrays of file ids and term frequencies. */
+export interface Postings {
+  ids: Uint32Array;
+  tfs: Uint16Array;
+}
+
+/** BM25 inputs, snapshot plus journal overlay. */
+export interface Bm25Stats {
+  /** Indexed files. */
+  readonly docs: number;
+  readonly avgLength: number;
+  /** Number of files containing `term`. */
+  df(term: string): number;
+  /** Files containing `term`, with frequencies. */
+  postings(term: string): Postings;
+  /** Token count of a file, by id. */
+  length(id: number): number;
+}
+
+/** A loaded lexical index. */
+export interface LexicalIndex {
+  readonly bm25: Bm25Stats;
+  /** FlexSearch over one field (or all fields), best first, as file paths. */
+  search(query: string, options?: { field?: "path" | "symbols" | "body"; limit?: number }): string[];
+  /** Path of a file id. */
+  pathOf(id: number): string | undefined;
+}
+
+/** Whether the indexer should rewrite the snapshot now. */
+export function snapshotIsDue(store: IndexStore, pendingChanges = 0): boolean {
+  const meta = store.meta();
+  if (meta.lexicalFiles === null) return true;
+  const pending = store.journal.getKeysCount() + pendingChanges;
+  return pending > Math.min(REBUILD_MAX, Math.max(50, meta.totals.files * REBUILD_SHARE));
+}
+
+/**
+ * Builds a snapshot. The indexer feeds it each batch as it commits (the main thread is idle
+ * while workers parse), then {@link LexicalBuilder.write} adds the files it did not see from the
+ * store and writes the snapshot.
+ */
+export class LexicalBuilder {
+  readonly #doc = newDocument();
+  readonly #bm25 = new Bm25Builder();
+  readonly #seen = new Set<string>();
+
+  add(file: StoredFile, parsed: ParsedFile | null | undefined, terms: TermStats | undefined): void {
+    if (file.skipped || this.#seen.has(file.path)) return;
+    this.#seen.add(file.path);
+    this.#doc.add(lexicalDoc(file, parsed ?? undefined, terms));
+    if (terms) this.#bm25.add(file.id, terms);
+  }
+
+  /** Completes the snapshot from the store and writes it, clearing the journal, in one transaction. */
+  async write(store: IndexStore): Promise<void> {
+    for (const file of store.allFiles()) {
+      if (!file.skipped && !this.#seen.has(file.path)) this.add(file, store.parsed.get(file.path), store.terms.get(file.path));
+    }
+    const chunks: Array<[string, string]> = [];
+    await this.#doc.export((key, data) => {
+      chunks.push([key, data]);
+    });
+    const bm25Bytes = this.#bm25.serialize();
+    const files = this.#seen.size;
+    await store.transaction(() => {
+      for (const key of store.lexical.getKeys()) void store.lexical.remove(key);
+      for (const [key, data] of chunks) void store.lexical.put(FLEX_PREFIX + key, Buffer.from(data ?? "", "utf8"));
+      void store.lexical.put(BM25_KEY, bm25Bytes);
+      for (const key of store.journal.getKeys()) void store.journal.remove(key);
+      store.updateMeta((meta) => {
+        meta.lexicalFiles = files;
+      });
+    });
+  }
+}
+
+/** Loads the snapshot and replays the journal over it. */
+export function loadLexical(store: IndexStore): LexicalIndex {
+  const doc = newDocument();
+  for (const { key, value } of store.lexical.getRange({ start: FLEX_PREFIX, end: `${FLEX_PREFIX}\uffff` })) {
+    doc.import(key.slice(FLEX_PREFIX.length), value.toString("utf8"));
+  }
+  const base = Bm25Snapshot.parse(store.lexical.get(BM25_KEY));
+  const overlay = new Bm25Builder();
+  const stale = new Set<number>();
+  for (const path of store.journal.getKeys()) {
+    const file = store.files.get(path);
+    // The snapshot may hold an older version under the same id: mask it, add the current one.
+    if (file) {
+      stale.add(file.id);
+      doc.remove(file.id);
+      if (file.skipped) continue;
+      const terms = store.terms.get(path);
+      doc.add(lexicalDoc(file, store.parsed.get(path), terms));
+      if (terms) overlay.add(file.id, terms);
+    }
+  }
+  // Ids of removed files are dropped from the id map, so they are never reported.
+  const paths = new Map<number, string>();
+  for (const { key, value } of store.paths.getRange()) paths.set(key, value);
+  for (const id of base.ids()) if (!paths.has(id)) stale.add(id);
+  const bm25 = new OverlaidBm25(base, overlay.freeze(), stale);
+  return {
+    bm25,
+    pathOf: (id) => paths.get(id),
+    search(query, options = {}) {
+      const limit = options.limit ?? 50;
+      const results = doc.search(query, { limit, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
+      const seen = new Set<string>();
+      for (const { result } of results) {
+        for (const id of result) {
+          const path = paths.get(id);
+          if (path && !seen.has(path)) seen.add(path);
+        }
+      }
+      return [...seen].slice(0, limit);
+    },
+  };
+}
+
+/** Collects postings in memory; used for the snapshot and for the journal overlay. */
+class Bm25Builder {
+  readonly #postings = new Map<string, { ids: number[]; tfs: number[] }>();
+  readonly #lengths = new Map<number, number>();
+
+  add(id: number, terms: TermStats): void {
+    this.#lengths.set(id, terms.length);
+    for (const term in terms.tf) {
+      let p = this.#postings.get(term);
+      if (!p) this.#postings.set(term, (p = { ids: [], tfs: [] }));
+      p.ids.push(id);
+      p.tfs.push(Math.min(terms.tf[term]!, 0xffff));
+    }
+  }
+
+  freeze(): Bm25Snapshot {
+    const terms = [...this.#postings.keys()];
+    const offsets = new Uint32Array(terms.length + 1);
+    let total = 0;
+    terms.forEach((t, i) => {
+      offsets[i] = total;
+      total += this.#postings.get(t)!.ids.length;
+    });
+    offsets[terms.length] = total;
+    const ids = new Uint32Array(total);
+    const tfs = new Uint16Array(total);
+    terms.forEach((t, i) => {
+      const p = this.#postings.get(t)!;
+      ids.set(p.ids, offsets[i]);
+      tfs.set(p.tfs, offsets[i]);
+    });
+    const docIds = Uint32Array.from(this.#lengths.keys());
+    const docLengths = Uint32Array.from(this.#lengths.values());
+    return new Bm25Snapshot(terms, offsets, ids, tfs, docIds, docLengths);
+  }
+
+  serialize(): Buffer {
+    return this.freeze().serialize();
+  }
+}
+
+/** Immutable postings in typed arrays; (de)serialised as one binary value. */
+class Bm25Snapshot {
+  readonly #termIndex = new Map<string, number>();
+  readonly #lengths = new Map<number, number>();
+  readonly totalLength: number;
+
+  constructor(
+    readonly terms: string[],
+    readonly offsets: Uint32Array,
+    readonly postingIds: Uint32Array,
+    readonly postingTfs: Uint16Array,
+    readonly docIds: Uint32Array,
+    readonly docLengths: Uint32Array,
+  ) {
+    terms.forEach((t, i) => this.#termIndex.set(t, i));
+    let total = 0;
+    docIds.forEach((id, i) => {
+      this.#lengths.set(id, docLengths[i]!);
+      total += docLengths[i]!;
+    });
+    this.totalLength = total;
+  }
+
+  *ids(): IterableIterator<number> {
+    yield* this.docIds;
+  }
+
+  length(id: number): number | undefined {
+    return this.#lengths.get(id);
+  }
+
+  postings(term: string): Postings {
+    const i = this.#termIndex.get(term);
+    if (i === undefined) return { ids: new Uint32Array(0), tfs: new Uint16Array(0) };
+    const start = this.offsets[i]!;
+    const end = this.offsets[i + 1]!;
+    return { ids: this.postingIds.subarray(start, end), tfs: this.postingTfs.subarray(start, end) };
+  }
+
+  // Layout: u32 header length, JSON header { terms, counts }, then the arrays, each 4-byte aligned.
+  serialize(): Buffer {
+    const header = Buffer.from(JSON.stringify({ terms: this.terms.join("\n"), n: this.terms.length, p: this.postingIds.length, d: this.docIds.length }));
+    const pad = (n: number): number => (4 - (n % 4)) % 4;
+    const headerPad = pad(4 + header.length);
+    const tfBytes = this.postingTfs.byteLength + pad(this.postingTfs.byteLength);
+    const parts = [
+      Buffer.from(new Uint32Array([header.length]).buffer),
+      header,
+      Buffer.alloc(headerPad),
+      Buffer.from(this.offsets.buffer, this.offsets.byteOffset, this.offsets.byteLength),
+      Buffer.from(this.postingIds.buffer, this.postingIds.byteOffset, this.postingIds.byteLength),
+      Buffer.from(this.postingTfs.buffer, this.postingTfs.byteOffset, this.postingTfs.byteLength),
+      Buffer.alloc(tfBytes - this.postingTfs.byteLength),
+      Buffer.from(this.docIds.buffer, this.docIds.byteOffset, this.docIds.byteLength),
+      Buffer.from(this.docLengths.buffer, this.docLengths.byteOffset, this.docLengths.byteLength),
+    ];
+    return Buffer.concat(parts);
+  }
+
+  static parse(bytes: Buffer | undefined): Bm25Snapshot {
+    if (!bytes || bytes.length < 4) {
+      return new Bm25Snapshot([], new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));
+    }
+    // Copy into a fresh, aligned buffer: LMDB hands out views into its memory map.
+    const buf = new Uint8Array(bytes.length);
+    buf.set(bytes);
+    const view = buf.buffer;
+    const headerLength = new Uint32Array(view, 0, 1)[0]!;
+    const header = JSON.parse(Buffer.from(view, 4, headerLength).toString("utf8")) as { terms: string; n: number; p: number; d: number };
+    let offset = 4 + headerLength;
+    offset += (4 - (offset % 4)) % 4;
+    const take = <T>(make: (o: number) => T, bytes_: number): T => {
+      const value = make(offset);
+      offset += bytes_;
+      return value;
+    };
+    const offsets = take((o) => new Uint32Array(view, o, header.n + 1), (header.n + 1) * 4);
+    const ids = take((o) => new Uint32Array(view, o, header.p), header.p * 4);
+    const tfs = take((o) => new Uint16Array(view, o, header.p), header.p * 2 + ((4 - ((header.p * 2) % 4)) % 4));
+    const docIds = take((o) => new Uint32Array(view, o, header.d), header.d * 4);
+    const docLengths = take((o) => new Uint32Array(view, o, header.d), header.d * 4);
+    return new Bm25Snapshot(header.n === 0 ? [] : header.terms.split("\n"), offsets, ids, tfs, docIds, docLengths);
+  }
+}
+
+/** The snapshot with stale ids masked and the journal's files laid over it. */
+class OverlaidBm25 implements Bm25Stats {
+  readonly docs: number;
+  readonly avgLength: number;
+
+  constructor(
+    readonly base: Bm25Snapshot,
+    readonly overlay: Bm25Snapshot,
+    readonly stale: ReadonlySet<number>,
+  ) {
+    let docs = 0;
+    let total = 0;
+    for (const id of base.ids()) {
+      if (stale.has(id)) continue;
+      docs++;
+      total += base.length(id) ?? 0;
+    }
+    docs += overlay.docIds.length;
+    total += overlay.totalLength;
+    this.docs = docs;
+    this.avgLength = docs > 0 ? total / docs : 0;
+  }
+
+  df(term: string): number {
+    return this.postings(term).ids.length;
+  }
+
+  postings(term: string): Postings {
+    const base = this.base.postings(term);
+    const over = this.overlay.postings(term);
+    if (this.stale.size === 0 && over.ids.length === 0) return base;
+    const ids: number[] = [];
+    const tfs: number[] = [];
+    base.ids.forEach((id, i) => {
+      if (!this.stale.has(id)) {
+        ids.push(id);
+        tfs.push(base.tfs[i]!);
+      }
+    });
+    over.ids.forEach((id, i) => {
+      ids.push(id);
+      tfs.push(over.tfs[i]!);
+    });
+    return { ids: Uint32Array.from(ids), tfs: Uint16Array.from(tfs) };
+  }
+
+  length(id: number): number {
+    if (!this.stale.has(id)) return this.base.length(id) ?? this.overlay.length(id) ?? 0;
+    return this.overlay.length(id) ?? 0;
+  }
+}

@@ -1,0 +1,274 @@
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { open, type Database, type RootDatabase } from "lmdb";
+import { ContextSmithError } from "../core/errors.js";
+import type { CommitInfo, FileHistory, ParsedFile, TermStats } from "../core/types.js";
+import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
+
+const DATA_FILE = "index.lmdb";
+const META_KEY = "meta";
+
+/** How a store was opened for writing. */
+export interface OpenedForWrite {
+  store: IndexStore;
+  /** True when an existing index was discarded (schema change or corruption). */
+  rebuilt: boolean;
+  reason: string | null;
+}
+
+/**
+ * The LMDB store under `<indexDir>`: one environment, one named database per table.
+ *
+ * Crash safety comes from LMDB itself (copy-on-write pages, atomic commits) plus one rule kept by
+ * the indexer: a file's record is written in the same transaction as everything derived from it,
+ * so a file is "indexed" exactly when its record is committed. Readers see the last committed
+ * snapshot while a writer works (MVCC), across threads and processes.
+ */
+export class IndexStore {
+  readonly #env: RootDatabase;
+  readonly files: Database<StoredFile, string>;
+  readonly parsed: Database<ParsedFile, string>;
+  readonly terms: Database<TermStats, string>;
+  /** id -> path, for the lexical index's numeric ids. */
+  readonly paths: Database<string, number>;
+  /** Paths changed since the lexical snapshot was written. */
+  readonly journal: Database<true, string>;
+  /** FlexSearch export chunks and the BM25 snapshot. */
+  readonly lexical: Database<Buffer, string>;
+  readonly history: Database<FileHistory, string>;
+  readonly commits: Database<CommitInfo, string>;
+  readonly #meta: Database<StoreMeta, string>;
+
+  private constructor(
+    readonly indexDir: string,
+    readonly readOnly: boolean,
+  ) {
+    this.#env = open({
+      path: join(indexDir, DATA_FILE),
+      noSubdir: true,
+      maxDbs: 16,
+      readOnly,
+      // Keys and values are small; compression costs more CPU than it saves here.
+      compression: false,
+    });
+    this.files = this.#env.openDB("files", {});
+    this.parsed = this.#env.openDB("parsed", {});
+    this.terms = this.#env.openDB("terms", {});
+    this.paths = this.#env.openDB("paths", { keyEncoding: "uint32" });
+    this.journal = this.#env.openDB("journal", {});
+    this.lexical = this.#env.openDB("lexical", { encoding: "binary" });
+    this.history = this.#env.openDB("history", {});
+    this.commits = this.#env.openDB("commits", {});
+    this.#meta = this.#env.openDB("meta", {});
+  }
+
+  /** Whether an index exists in `indexDir`. */
+  static exists(indexDir: string): boolean {
+    return existsSync(join(indexDir, DATA_FILE));
+  }
+
+  /**
+   * Opens (or creates) the index for writing. A schema mismatch or an unreadable store is
+   * discarded and created anew; the caller must hold the write lock.
+   */
+  static async openForWrite(indexDir: string): Promise<OpenedForWrite> {
+    ensureIndexDir(indexDir);
+    let reason: string | null = null;
+    if (IndexStore.exists(indexDir)) {
+      try {
+        const store = new IndexStore(indexDir, false);
+        const meta = store.#meta.get(META_KEY);
+        if (meta && meta.schema === SCHEMA_VERSION) return { store, rebuilt: false, reason: null };
+        reason = meta
+          ? `index schema ${meta.schema} differs from ${SCHEMA_VERSION}; rebuilding`
+          : "index has no metadata (interrupted creation); rebuilding";
+        await store.close();
+      } catch (error) {
+        reason = `index could not be read (${(error as Error).message}); rebuilding`;
+      }
+      removeDataFiles(indexDir);
+    }
+    const store = new IndexStore(indexDir, false);
+    await store.#env.transaction(() => {
+      store.#meta.put(META_KEY, freshMeta());
+    });
+    return { store, rebuilt: reason !== null, reason };
+  }
+
+  /**
+   * Opens an existing, current index for writing from a second thread (the git-log worker)
+   * while the main thread holds the write lock. Never rebuilds.
+   */
+  static attach(indexDir: string): IndexStore {
+    const store = new IndexStore(indexDir, false);
+    if (store.#meta.get(META_KEY)?.schema !== SCHEMA_VERSION) {
+      void store.close();
+      throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is not ready for writing.`);
+    }
+    return store;
+  }
+
+  /** Opens an existing index for reading; null when there is none. */
+  static openForRead(indexDir: string): IndexStore | null {
+    if (!IndexStore.exists(indexDir)) return null;
+    let store: IndexStore;
+    try {
+      store = new IndexStore(indexDir, true);
+    } catch (error) {
+      throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} cannot be read: ${(error as Error).message}. Run \`ctxsmith index\` to rebuild it.`);
+    }
+    const meta = store.#meta.get(META_KEY);
+    if (!meta || meta.schema !== SCHEMA_VERSION) {
+      void store.close();
+      throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is from another version of ContextSmith. Run \`ctxsmith index\` to rebuild it.`);
+    }
+    return store;
+  }
+
+  meta(): StoreMeta {
+    const meta = this.#meta.get(META_KEY);
+    if (!meta) throw new ContextSmithError("INDEX_CORRUPT", "The index has no metadata.");
+    return meta;
+  }
+
+  /** Updates the meta entry inside the current write transaction (or its own). */
+  updateMeta(change: (meta: StoreMeta) => void): void {
+    const meta = this.meta();
+    change(meta);
+    void this.#meta.put(META_KEY, meta);
+  }
+
+  /** Runs `action` in one write transaction; resolves once it is committed. */
+  transaction<T>(action: () => T): Promise<T> {
+    return this.#env.transaction(action);
+  }
+
+  /** All file records, in path order. */
+  *allFiles(): IterableIterator<StoredFile> {
+    for (const { value } of this.files.getRange()) yield value;
+  }
+
+  /**
+   * Commits one batch of parse results and removals in a single transaction, with the totals,
+   * id map and lexical journal that depend on them. Resolves to the records of the files it
+   * (re)indexed.
+   */
+  async writeBatch(updates: readonly FileUpdate[], removed: readonly string[] = []): Promise<StoredFile[]> {
+    const written: StoredFile[] = [];
+    await this.#env.transaction(() => {
+      const meta = this.meta();
+      for (const path of removed) this.#removeFile(path, meta.totals);
+      for (const update of updates) {
+        const old = this.files.get(update.path);
+        if (update.kind === "touch") {
+          if (old) void this.files.put(update.path, { ...old, size: update.size, mtimeMs: update.mtimeMs });
+          continue;
+        }
+        if (old) subtract(meta.totals, old);
+        const id = old?.id ?? meta.nextId++;
+        if (!old) void this.paths.put(id, update.path);
+        void this.journal.put(update.path, true);
+        if (update.kind === "skip") {
+          void this.parsed.remove(update.path);
+          void this.terms.remove(update.path);
+          void this.files.put(update.path, {
+            path: update.path, id, size: update.size, mtimeMs: update.mtimeMs, hash: update.hash,
+            language: null, lines: 0, skipped: update.reason, symbols: 0, calls: 0, imports: 0, tokens: 0,
+          });
+          continue;
+        }
+        const record: StoredFile = {
+          path: update.path,
+          id,
+          size: update.size,
+          mtimeMs: update.mtimeMs,
+          hash: update.hash,
+          language: update.language,
+          lines: update.lines,
+          skipped: null,
+          symbols: update.parsed?.symbols.length ?? 0,
+          calls: update.parsed?.calls.length ?? 0,
+          imports: update.parsed?.imports.length ?? 0,
+          tokens: update.terms.length,
+        };
+        if (update.parsed) void this.parsed.put(update.path, update.parsed);
+        else void this.parsed.remove(update.path);
+        void this.terms.put(update.path, update.terms);
+        void this.files.put(update.path, record);
+        add(meta.totals, record);
+        written.push(record);
+      }
+      void this.#meta.put(META_KEY, meta);
+    });
+    return written;
+  }
+
+  #removeFile(path: string, totals: Totals): void {
+    const old = this.files.get(path);
+    if (!old) return;
+    subtract(totals, old);
+    void this.files.remove(path);
+    void this.parsed.remove(path);
+    void this.terms.remove(path);
+    void this.paths.remove(old.id);
+    void this.journal.put(path, true);
+  }
+
+  /** Bytes used on disk by the index folder's data file. */
+  diskBytes(): number {
+    try {
+      return statSync(join(this.indexDir, DATA_FILE)).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#env.close();
+  }
+}
+
+function freshMeta(): StoreMeta {
+  return {
+    schema: SCHEMA_VERSION,
+    createdAt: Date.now(),
+    nextId: 1,
+    totals: { files: 0, symbols: 0, calls: 0, imports: 0, bytes: 0, tokens: 0 },
+    gitHead: null,
+    commits: 0,
+    semantic: false,
+    lastRun: null,
+    lexicalFiles: null,
+  };
+}
+
+function add(totals: Totals, f: StoredFile): void {
+  if (f.skipped) return;
+  totals.files++;
+  totals.symbols += f.symbols;
+  totals.calls += f.calls;
+  totals.imports += f.imports;
+  totals.bytes += f.size;
+  totals.tokens += f.tokens;
+}
+
+function subtract(totals: Totals, f: StoredFile): void {
+  if (f.skipped) return;
+  totals.files--;
+  totals.symbols -= f.symbols;
+  totals.calls -= f.calls;
+  totals.imports -= f.imports;
+  totals.bytes -= f.size;
+  totals.tokens -= f.tokens;
+}
+
+/** Creates the index folder, git-ignored from the inside so it never shows up as untracked. */
+export function ensureIndexDir(indexDir: string): void {
+  mkdirSync(indexDir, { recursive: true });
+  const ignore = join(indexDir, ".gitignore");
+  if (!existsSync(ignore)) writeFileSync(ignore, "# Created by ContextSmith: the index is local and rebuildable.\n*\n");
+}
+
+function removeDataFiles(indexDir: string): void {
+  for (const name of [DATA_FILE, `${DATA_FILE}-lock`]) rmSync(join(indexDir, name), { force: true });
+}
