@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import type { CommitInfo, FileHistory, ParsedFile, TermStats } from "../core/types.js";
+import { checkDataFile } from "./preflight.js";
 import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
@@ -43,6 +44,10 @@ export class IndexStore {
     readonly indexDir: string,
     readonly readOnly: boolean,
   ) {
+    // lmdb-js shares one environment per path within a process and the first open's flags win:
+    // a read-only open followed by the indexer's read-write open fails. So readers open
+    // read-write too (that takes no lock until a write), and read-only only where writing is
+    // impossible (a read-only file system or folder).
     this.#env = open({
       path: join(indexDir, DATA_FILE),
       noSubdir: true,
@@ -73,26 +78,41 @@ export class IndexStore {
    */
   static async openForWrite(indexDir: string): Promise<OpenedForWrite> {
     ensureIndexDir(indexDir);
-    let reason: string | null = null;
     if (IndexStore.exists(indexDir)) {
-      try {
-        const store = new IndexStore(indexDir, false);
-        const meta = store.#meta.get(META_KEY);
-        if (meta && meta.schema === SCHEMA_VERSION) return { store, rebuilt: false, reason: null };
-        reason = meta
-          ? `index schema ${meta.schema} differs from ${SCHEMA_VERSION}; rebuilding`
-          : "index has no metadata (interrupted creation); rebuilding";
-        await store.close();
-      } catch (error) {
-        reason = `index could not be read (${(error as Error).message}); rebuilding`;
-      }
+      const existing = await IndexStore.#openExisting(indexDir);
+      if (existing instanceof IndexStore) return { store: existing, rebuilt: false, reason: null };
       removeDataFiles(indexDir);
+      const store = await IndexStore.#create(indexDir);
+      return { store, rebuilt: true, reason: `${existing}; rebuilding` };
     }
+    return { store: await IndexStore.#create(indexDir), rebuilt: false, reason: null };
+  }
+
+  /** The existing store if it is current and sound, else why it must be rebuilt. */
+  static async #openExisting(indexDir: string): Promise<IndexStore | string> {
+    const damage = checkDataFile(join(indexDir, DATA_FILE));
+    if (damage) return damage;
+    let store: IndexStore;
+    try {
+      store = new IndexStore(indexDir, false);
+    } catch (error) {
+      // Only a store LMDB itself calls damaged is discarded; any other failure (permissions,
+      // a full disk) is the user's to see, and their index is kept.
+      if (!isCorruption(error)) throw error;
+      return `the index could not be read (${(error as Error).message})`;
+    }
+    const meta = store.#meta.get(META_KEY);
+    if (meta?.schema === SCHEMA_VERSION) return store;
+    await store.close();
+    return meta ? `the index has schema ${meta.schema}, this version uses ${SCHEMA_VERSION}` : "the index has no metadata (its creation was interrupted)";
+  }
+
+  static async #create(indexDir: string): Promise<IndexStore> {
     const store = new IndexStore(indexDir, false);
     await store.#env.transaction(() => {
-      store.#meta.put(META_KEY, freshMeta());
+      void store.#meta.put(META_KEY, freshMeta());
     });
-    return { store, rebuilt: reason !== null, reason };
+    return store;
   }
 
   /**
@@ -111,9 +131,11 @@ export class IndexStore {
   /** Opens an existing index for reading; null when there is none. */
   static openForRead(indexDir: string): IndexStore | null {
     if (!IndexStore.exists(indexDir)) return null;
+    const damage = checkDataFile(join(indexDir, DATA_FILE));
+    if (damage) throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is damaged (${damage}). Run \`ctxsmith index\` to rebuild it.`);
     let store: IndexStore;
     try {
-      store = new IndexStore(indexDir, true);
+      store = IndexStore.#openPreferWritable(indexDir);
     } catch (error) {
       throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} cannot be read: ${(error as Error).message}. Run \`ctxsmith index\` to rebuild it.`);
     }
@@ -123,6 +145,18 @@ export class IndexStore {
       throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is from another version of ContextSmith. Run \`ctxsmith index\` to rebuild it.`);
     }
     return store;
+  }
+
+  static #openPreferWritable(indexDir: string): IndexStore {
+    try {
+      return new IndexStore(indexDir, false);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EACCES" || code === "EROFS" || /permission denied|read-only file system/i.test((error as Error).message)) {
+        return new IndexStore(indexDir, true);
+      }
+      throw error;
+    }
   }
 
   meta(): StoreMeta {
@@ -226,6 +260,12 @@ export class IndexStore {
   async close(): Promise<void> {
     await this.#env.close();
   }
+}
+
+/** Errors by which LMDB (or the decoder) says the data itself is damaged. */
+function isCorruption(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH|MDB_PAGE_NOTFOUND|not an LMDB|Invalid argument|Data read, but end of buffer not reached|Unexpected end of MessagePack/i.test(message);
 }
 
 function freshMeta(): StoreMeta {

@@ -1,0 +1,71 @@
+import { mkdirSync, symlinkSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import { TempRepo } from "../helpers/repo.js";
+
+describe("hostile files", () => {
+  let repo: TempRepo | undefined;
+  afterEach(() => repo?.dispose());
+
+  it("skips and counts binary, undecodable and generated files, and indexes broken syntax", async () => {
+    repo = TempRepo.create({
+      "good.py": "def ok():\n    return 1\n",
+      "broken.py": "def broken(:\n    return (\n\ndef after():\n    pass\n",
+      "binary.py": Buffer.from([0x64, 0x65, 0x66, 0x00, 0x01, 0x02]),
+      "latin1.py": Buffer.from("x = 'caf\xe9'\n", "latin1"),
+      "one-line.js": `var x = ${"1+".repeat(2_500_000)}1;`, // a 5 MB single line
+      "bom.py": "\ufeffdef with_bom():\n    pass\n",
+    });
+    const engine = new Engine(repo.root, { jobs: 1, git: false, maxFileBytes: 8 * 1024 * 1024 });
+    try {
+      const stats = await engine.index();
+      expect(stats.files.parsed).toBe(3);
+      expect(stats.files.skipped).toEqual({ binary: 1, undecodable: 1, generated: 1 });
+      const store = engine.store()!;
+      const broken = store.parsed.get("broken.py")!;
+      expect(broken.hasErrors).toBe(true);
+      // tree-sitter recovers: the definition after the error is still found.
+      expect(broken.symbols.map((s) => s.name)).toContain("after");
+      expect(store.parsed.get("bom.py")!.symbols.map((s) => s.name)).toEqual(["with_bom"]);
+      expect(store.files.get("binary.py")).toMatchObject({ skipped: "binary" });
+      // Skipped files are remembered, so an unchanged one is not even read next time.
+      const again = await engine.index();
+      expect(again.files).toMatchObject({ parsed: 0, unchanged: 6 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("skips a file over the size limit without reading it", async () => {
+    repo = TempRepo.create({ "huge.py": `x = ${"1".repeat(2 * 1024 * 1024)}\n`, "small.py": "x = 1\n" });
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      const stats = await engine.index();
+      expect(stats.files.parsed).toBe(1);
+      expect(stats.files.skipped).toEqual({ "too-large": 1 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("survives a symlink loop and links out of the root", async () => {
+    repo = TempRepo.create({ "a.py": "def a():\n    pass\n" });
+    mkdirSync(repo.path("loop"));
+    symlinkSync(repo.path("loop"), repo.path("loop/again"));
+    symlinkSync("/etc/passwd", repo.path("passwd.txt"));
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      const stats = await engine.index();
+      expect(stats.files.parsed).toBe(1);
+      expect(stats.files.skipped).toEqual({ symlink: 2 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("reports a missing path and a file given as root clearly", () => {
+    expect(() => new Engine("/definitely/not/here")).toThrowError(expect.objectContaining({ code: "PATH_NOT_FOUND" }));
+    repo = TempRepo.create({ "f.txt": "x" });
+    expect(() => new Engine(repo!.path("f.txt"))).toThrowError(expect.objectContaining({ code: "NOT_A_DIRECTORY" }));
+  });
+});

@@ -1,0 +1,335 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../../../src/engine.js";
+import type { ParsedFile } from "../../../src/core/types.js";
+import { TempRepo } from "../../helpers/repo.js";
+
+// One small fixture per language, indexed through the real pipeline (walk, worker pool, LMDB),
+// then read back from the store.
+const FIXTURES: Record<string, string> = {
+  "py/shop.py": `import os.path, numpy as np
+from ..pkg import a as b, c
+from x import *
+
+class Checkout(Base):
+    """Handles checkout. More text."""
+
+    @decorator(1)
+    def apply_coupon(self, code: str) -> bool:
+        """Apply a coupon code."""
+        self.validate(code)
+        return helper(code)
+
+def helper(x):
+    def inner():
+        pass
+    return os.path.join(x)
+`,
+  "js/cart.js": `import def, { a as b, c } from "./util";
+const z = require("zz");
+const { p, q: r } = require("pq");
+export * from "./y";
+
+/** Adds an item. */
+export function addItem(cart, item) {
+  return cart.items.push(new Item(item));
+}
+
+class Cart {
+  total() { return sum(this.items); }
+  clear = () => { reset(this); };
+}
+`,
+  "ts/api.ts": `import * as fs from "node:fs";
+export { x as y } from "./x";
+
+/** Charges a card. */
+export async function charge(card: Card): Promise<void> {
+  await api.post(card);
+}
+
+export interface Card {
+  number: string;
+  validate(): boolean;
+}
+
+export type Id = string;
+export enum Color { Red, Green }
+
+export class Shop extends Base {
+  // Computes the total.
+  total(): number {
+    return this.sum(new Price(1));
+  }
+}
+
+const arrow = async (a: number) => fs.readFileSync(a);
+`,
+  "ts/view.tsx": `import React from "react";
+
+export function Button({ label }: { label: string }) {
+  return <button onClick={() => track(label)}>{label}</button>;
+}
+`,
+  "java/Svc.java": `package a.b;
+
+import java.util.List;
+import java.util.*;
+import static org.junit.Assert.assertEquals;
+
+/** A service. */
+public class Svc extends Base {
+  /** Runs the job. */
+  public void run(int x) {
+    helper(x);
+    this.other.go();
+    new Thing<String>();
+  }
+
+  Svc() { super(); }
+}
+
+interface Runner { void f(); }
+`,
+  "go/server.go": `package main
+
+import (
+	"fmt"
+	str "strings"
+)
+
+// Server serves requests.
+type Server struct {
+	port int
+}
+
+type Handler interface {
+	Serve()
+}
+
+// Start starts the server.
+func (s *Server) Start() error {
+	fmt.Println("starting")
+	return s.listen()
+}
+
+func main() {
+	s := &Server{}
+	s.Start()
+	str.ToUpper("a")
+}
+`,
+  "rs/point.rs": `use std::collections::{HashMap, hash_map::Entry as E};
+use crate::util::*;
+
+/// A point in space.
+#[derive(Debug)]
+pub struct Point {
+    x: i32,
+}
+
+impl Point {
+    /// Makes a point.
+    pub fn new(x: i32) -> Self {
+        helper();
+        println!("new");
+        Point::make(x)
+    }
+}
+
+trait Shape {
+    fn area(&self) -> f64;
+}
+
+mod inner {
+    pub fn f() {}
+}
+`,
+};
+
+type Sym = [kind: string, qualifiedName: string, start: number, end: number, parent: string | null];
+type Call = [caller: string | null, callee: string, receiver: string, line: number];
+
+function symbols(p: ParsedFile): Sym[] {
+  return p.symbols.map((s) => [s.kind, s.qualifiedName, s.startLine, s.endLine, s.parent >= 0 ? p.symbols[s.parent]!.qualifiedName : null]);
+}
+function calls(p: ParsedFile): Call[] {
+  return p.calls.map((c) => [c.caller >= 0 ? p.symbols[c.caller]!.qualifiedName : null, c.callee, c.receiver, c.line]);
+}
+
+describe("extraction per language (through the index)", () => {
+  let repo: TempRepo;
+  let engine: Engine;
+  const parsed = (path: string): ParsedFile => {
+    const p = engine.store()!.parsed.get(path);
+    if (!p) throw new Error(`no parse result for ${path}`);
+    return p;
+  };
+
+  beforeAll(async () => {
+    repo = TempRepo.create(FIXTURES, { git: true });
+    engine = new Engine(repo.root, { jobs: 1, git: false });
+    const stats = await engine.index();
+    expect(stats.files.parsed).toBe(Object.keys(FIXTURES).length);
+  });
+  afterAll(async () => {
+    await engine.close();
+    repo.dispose();
+  });
+
+  it("python: classes, methods, nested functions, decorators, docstrings", () => {
+    const p = parsed("py/shop.py");
+    expect(symbols(p)).toEqual([
+      ["class", "Checkout", 5, 12, null],
+      ["method", "Checkout.apply_coupon", 8, 12, "Checkout"],
+      ["function", "helper", 14, 17, null],
+      ["function", "helper.inner", 15, 16, "helper"],
+    ]);
+    expect(p.symbols[0]).toMatchObject({ signature: "class Checkout(Base)", doc: "Handles checkout." });
+    expect(p.symbols[1]).toMatchObject({ signature: "def apply_coupon(self, code: str) -> bool", doc: "Apply a coupon code." });
+    expect(calls(p)).toEqual([
+      ["Checkout", "decorator", "", 8],
+      ["Checkout.apply_coupon", "validate", "self", 11],
+      ["Checkout.apply_coupon", "helper", "", 12],
+      ["helper", "join", "os.path", 17],
+    ]);
+    expect(p.imports).toEqual([
+      { module: "os.path", names: [], alias: "", kind: "import", line: 1 },
+      { module: "numpy", names: [], alias: "np", kind: "import", line: 1 },
+      { module: "..pkg", names: [{ name: "a", alias: "b" }, { name: "c", alias: "" }], alias: "", kind: "import", line: 2 },
+      { module: "x", names: [{ name: "*", alias: "" }], alias: "", kind: "import", line: 3 },
+    ]);
+  });
+
+  it("javascript: functions, classes, field arrows, require and re-exports", () => {
+    const p = parsed("js/cart.js");
+    expect(symbols(p)).toEqual([
+      ["function", "addItem", 7, 9, null],
+      ["class", "Cart", 11, 14, null],
+      ["method", "Cart.total", 12, 12, "Cart"],
+      ["method", "Cart.clear", 13, 13, "Cart"],
+    ]);
+    expect(p.symbols[0]).toMatchObject({ signature: "function addItem(cart, item)", doc: "Adds an item." });
+    expect(calls(p)).toEqual([
+      [null, "require", "", 2],
+      [null, "require", "", 3],
+      ["addItem", "push", "cart.items", 8],
+      ["addItem", "Item", "", 8],
+      ["Cart.total", "sum", "", 12],
+      ["Cart.clear", "reset", "", 13],
+    ]);
+    expect(p.imports).toEqual([
+      { module: "./util", names: [{ name: "default", alias: "def" }, { name: "a", alias: "b" }, { name: "c", alias: "" }], alias: "", kind: "import", line: 1 },
+      { module: "zz", names: [], alias: "z", kind: "require", line: 2 },
+      { module: "pq", names: [{ name: "p", alias: "" }, { name: "q", alias: "r" }], alias: "", kind: "require", line: 3 },
+      { module: "./y", names: [{ name: "*", alias: "" }], alias: "", kind: "reexport", line: 4 },
+    ]);
+  });
+
+  it("typescript: interfaces, types, enums, classes, arrow functions", () => {
+    const p = parsed("ts/api.ts");
+    expect(symbols(p)).toEqual([
+      ["function", "charge", 5, 7, null],
+      ["interface", "Card", 9, 12, null],
+      ["method", "Card.validate", 11, 11, "Card"],
+      ["type", "Id", 14, 14, null],
+      ["enum", "Color", 15, 15, null],
+      ["class", "Shop", 17, 22, null],
+      ["method", "Shop.total", 19, 21, "Shop"],
+      ["function", "arrow", 24, 24, null],
+    ]);
+    expect(p.symbols[0]).toMatchObject({ signature: "async function charge(card: Card): Promise<void>", doc: "Charges a card." });
+    expect(p.symbols[6]).toMatchObject({ doc: "Computes the total." });
+    expect(calls(p)).toEqual([
+      ["charge", "post", "api", 6],
+      ["Shop.total", "sum", "this", 20],
+      ["Shop.total", "Price", "", 20],
+      ["arrow", "readFileSync", "fs", 24],
+    ]);
+    expect(p.imports).toEqual([
+      { module: "node:fs", names: [], alias: "fs", kind: "import", line: 1 },
+      { module: "./x", names: [{ name: "x", alias: "y" }], alias: "", kind: "reexport", line: 2 },
+    ]);
+  });
+
+  it("tsx: components and calls inside JSX", () => {
+    const p = parsed("ts/view.tsx");
+    expect(symbols(p)).toEqual([["function", "Button", 3, 5, null]]);
+    expect(calls(p)).toEqual([["Button", "track", "", 4]]);
+    expect(p.imports).toEqual([{ module: "react", names: [{ name: "default", alias: "React" }], alias: "", kind: "import", line: 1 }]);
+  });
+
+  it("java: classes, constructors, interfaces, static and wildcard imports", () => {
+    const p = parsed("java/Svc.java");
+    expect(symbols(p)).toEqual([
+      ["class", "Svc", 8, 17, null],
+      ["method", "Svc.run", 10, 14, "Svc"],
+      ["method", "Svc.Svc", 16, 16, "Svc"],
+      ["interface", "Runner", 19, 19, null],
+      ["method", "Runner.f", 19, 19, "Runner"],
+    ]);
+    expect(p.symbols[1]).toMatchObject({ signature: "public void run(int x)", doc: "Runs the job." });
+    expect(calls(p)).toEqual([
+      ["Svc.run", "helper", "", 11],
+      ["Svc.run", "go", "this.other", 12],
+      ["Svc.run", "Thing", "", 13],
+    ]);
+    expect(p.imports).toEqual([
+      { module: "java.util", names: [{ name: "List", alias: "" }], alias: "", kind: "import", line: 3 },
+      { module: "java.util", names: [{ name: "*", alias: "" }], alias: "", kind: "import", line: 4 },
+      { module: "org.junit.Assert", names: [{ name: "assertEquals", alias: "" }], alias: "", kind: "import", line: 5 },
+    ]);
+  });
+
+  it("go: structs, interfaces, methods qualified by receiver", () => {
+    const p = parsed("go/server.go");
+    expect(symbols(p)).toEqual([
+      ["struct", "Server", 9, 11, null],
+      ["interface", "Handler", 13, 15, null],
+      ["method", "Server.Start", 18, 21, null],
+      ["function", "main", 23, 27, null],
+    ]);
+    expect(p.symbols[0]).toMatchObject({ doc: "Server serves requests." });
+    expect(p.symbols[2]).toMatchObject({ signature: "func (s *Server) Start() error", doc: "Start starts the server." });
+    expect(calls(p)).toEqual([
+      ["Server.Start", "Println", "fmt", 19],
+      ["Server.Start", "listen", "s", 20],
+      ["main", "Start", "s", 25],
+      ["main", "ToUpper", "str", 26],
+    ]);
+    expect(p.imports).toEqual([
+      { module: "fmt", names: [], alias: "", kind: "import", line: 4 },
+      { module: "strings", names: [], alias: "str", kind: "import", line: 5 },
+    ]);
+  });
+
+  it("rust: structs with attributes, impl methods, traits, modules, macros, use trees", () => {
+    const p = parsed("rs/point.rs");
+    expect(symbols(p)).toEqual([
+      ["struct", "Point", 5, 8, null],
+      ["impl", "Point", 10, 17, null],
+      ["method", "Point.new", 12, 16, "Point"],
+      ["trait", "Shape", 19, 21, null],
+      ["method", "Shape.area", 20, 20, "Shape"],
+      ["module", "inner", 23, 25, null],
+      ["function", "inner.f", 24, 24, "inner"],
+    ]);
+    expect(p.symbols[0]).toMatchObject({ doc: "A point in space." });
+    expect(p.symbols[2]).toMatchObject({ signature: "pub fn new(x: i32) -> Self", doc: "Makes a point." });
+    expect(calls(p)).toEqual([
+      ["Point.new", "helper", "", 13],
+      ["Point.new", "println!", "", 14],
+      ["Point.new", "make", "Point", 15],
+    ]);
+    expect(p.imports).toEqual([
+      { module: "std::collections", names: [{ name: "HashMap", alias: "" }], alias: "", kind: "import", line: 1 },
+      { module: "std::collections::hash_map", names: [{ name: "Entry", alias: "E" }], alias: "", kind: "import", line: 1 },
+      { module: "crate::util", names: [{ name: "*", alias: "" }], alias: "", kind: "import", line: 2 },
+    ]);
+  });
+
+  it("records language and line counts on each file", () => {
+    const store = engine.store()!;
+    expect(store.files.get("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
+    expect(store.files.get("ts/view.tsx")).toMatchObject({ language: "tsx", lines: 5 });
+  });
+});

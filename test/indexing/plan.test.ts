@@ -1,0 +1,118 @@
+import { utimesSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import { planRun } from "../../src/indexing/plan.js";
+import { TempRepo } from "../helpers/repo.js";
+
+describe("planRun", () => {
+  const walked = (path: string, size: number, mtimeMs: number) => ({ path, size, mtimeMs, language: null });
+  const stored = (path: string, size: number, mtimeMs: number, hash: string) => ({ path, size, mtimeMs, hash });
+
+  it("reads new files with no expected hash", () => {
+    const plan = planRun([walked("a.py", 1, 1)], []);
+    expect(plan.read).toEqual([{ ...walked("a.py", 1, 1), expectHash: null }]);
+    expect(plan).toMatchObject({ unchanged: 0, remove: [] });
+  });
+
+  it("skips files whose size and mtime match", () => {
+    expect(planRun([walked("a.py", 1, 1)], [stored("a.py", 1, 1, "h")])).toEqual({ read: [], unchanged: 1, remove: [] });
+  });
+
+  it("re-reads a file whose stat changed, expecting its stored hash", () => {
+    const plan = planRun([walked("a.py", 1, 2)], [stored("a.py", 1, 1, "h")]);
+    expect(plan.read).toEqual([{ ...walked("a.py", 1, 2), expectHash: "h" }]);
+  });
+
+  it("removes stored files that are gone", () => {
+    expect(planRun([], [stored("gone.py", 1, 1, "h")]).remove).toEqual(["gone.py"]);
+  });
+});
+
+describe("incremental indexing", () => {
+  let repo: TempRepo | undefined;
+  afterEach(() => repo?.dispose());
+
+  const files = {
+    "src/a.py": "def alpha():\n    return beta()\n",
+    "src/b.py": "def beta():\n    return 1\n",
+    "src/c.py": "class Gamma:\n    pass\n",
+  };
+
+  async function index(root: string) {
+    const engine = new Engine(root, { jobs: 1, git: false });
+    try {
+      return await engine.index();
+    } finally {
+      await engine.close();
+    }
+  }
+
+  it("indexes everything the first time, then nothing when nothing changed", async () => {
+    repo = TempRepo.create(files);
+    const first = await index(repo.root);
+    expect(first.files).toMatchObject({ parsed: 3, unchanged: 0, removed: 0 });
+    const second = await index(repo.root);
+    expect(second.files).toMatchObject({ parsed: 0, unchanged: 3, touched: 0, removed: 0 });
+    expect(second.totals).toMatchObject({ files: 3, symbols: 3 });
+  });
+
+  it("re-parses an added and a modified file only", async () => {
+    repo = TempRepo.create(files);
+    await index(repo.root);
+    repo.write({ "src/d.py": "def delta():\n    pass\n", "src/a.py": "def alpha2():\n    return 2\n" });
+    const stats = await index(repo.root);
+    expect(stats.files).toMatchObject({ parsed: 2, unchanged: 2, removed: 0 });
+    const engine = new Engine(repo.root);
+    expect(engine.store()!.parsed.get("src/a.py")!.symbols.map((s) => s.name)).toEqual(["alpha2"]);
+    await engine.close();
+  });
+
+  it("removes a deleted file with everything derived from it", async () => {
+    repo = TempRepo.create(files);
+    await index(repo.root);
+    repo.remove("src/c.py");
+    const stats = await index(repo.root);
+    expect(stats.files).toMatchObject({ parsed: 0, removed: 1 });
+    expect(stats.totals).toMatchObject({ files: 2, symbols: 2 });
+    const engine = new Engine(repo.root);
+    const store = engine.store()!;
+    expect(store.files.get("src/c.py")).toBeUndefined();
+    expect(store.parsed.get("src/c.py")).toBeUndefined();
+    expect(store.terms.get("src/c.py")).toBeUndefined();
+    expect(engine.lexical().search("gamma")).toEqual([]);
+    await engine.close();
+  });
+
+  it("treats a rename as a removal and an addition", async () => {
+    repo = TempRepo.create(files);
+    await index(repo.root);
+    repo.write({ "src/renamed.py": files["src/b.py"] });
+    repo.remove("src/b.py");
+    const stats = await index(repo.root);
+    expect(stats.files).toMatchObject({ parsed: 1, removed: 1 });
+    const engine = new Engine(repo.root);
+    expect(engine.lexical().search("beta", { field: "symbols" })).toEqual(["src/renamed.py"]);
+    await engine.close();
+  });
+
+  it("only refreshes the stat of a file touched without a content change", async () => {
+    repo = TempRepo.create(files);
+    await index(repo.root);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(repo.path("src/a.py"), later, later);
+    const stats = await index(repo.root);
+    expect(stats.files).toMatchObject({ parsed: 0, unchanged: 3, touched: 1 });
+    // The refreshed stat means the next run does not even read it.
+    const again = await index(repo.root);
+    expect(again.files).toMatchObject({ parsed: 0, touched: 0, unchanged: 3 });
+  });
+
+  it("re-parses nothing when every mtime changed but no content did (a restored CI cache)", async () => {
+    repo = TempRepo.create(files);
+    await index(repo.root);
+    const later = new Date(Date.now() + 120_000);
+    for (const path of Object.keys(files)) utimesSync(repo.path(path), later, later);
+    const stats = await index(repo.root);
+    expect(stats.files).toMatchObject({ parsed: 0, touched: 3, unchanged: 3, removed: 0 });
+  });
+});
