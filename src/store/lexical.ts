@@ -158,7 +158,9 @@ export function loadLexical(store: IndexStore): LexicalIndex {
     pathOf: (id) => paths.get(id),
     search(query, options = {}) {
       const limit = options.limit ?? 50;
-      const results = doc.search(query, { limit, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
+      // suggest: files matching only some of the query's tokens still come back, ranked lower
+      // (a task says `chargeCard`, the code says `charge_card`).
+      const results = doc.search(query, { limit, suggest: true, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
       const seen = new Set<string>();
       for (const { result } of results) {
         for (const id of result) {

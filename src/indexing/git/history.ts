@@ -1,7 +1,7 @@
 import type { CommitInfo, FileHistory } from "../../core/types.js";
 import type { IndexStore } from "../../store/store.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
-import { gitHead, isAncestor, logCommits, treeFiles } from "./log.js";
+import { gitHead, isAncestor, logCommits, shallowBoundary, treeFiles } from "./log.js";
 import { ContextSmithError } from "../../core/errors.js";
 
 /** Longest commit message kept (the subject and the start of the body carry the signal). */
@@ -42,8 +42,10 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const perFile = new Map<string, Pending>();
   // History is kept for the files of HEAD only: paths deleted long ago would be most of it.
   const live = head ? await treeFiles(task.root, head) : new Set<string>();
+  const boundary = head ? await shallowBoundary(task.root) : new Set<string>();
   if (head) {
     for await (const c of logCommits(task.root, head, since, task.maxCommits)) {
+      if (boundary.has(c.hash)) c.files = [];
       commits.push({ hash: c.hash, time: c.time, message: c.message.slice(0, MAX_MESSAGE), fileCount: c.files.length });
       const short = c.hash.slice(0, SHORT_HASH);
       const withCochange = c.files.length <= task.cochangeMaxFiles;

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { execa } from "execa";
 
 /** One commit as read from `git log`. */
@@ -21,6 +23,21 @@ export async function gitHead(root: string): Promise<string | null> {
 export async function treeFiles(root: string, head: string): Promise<Set<string>> {
   const r = await execa("git", ["ls-tree", "-r", "--name-only", "-z", head], { cwd: root, maxBuffer: 1024 * 1024 * 1024 });
   return new Set(r.stdout.split("\0").filter((p) => p !== ""));
+}
+
+/**
+ * The boundary commits of a shallow clone. `git log` shows such a commit as adding every file
+ * of its tree, which is not a change anyone made, so its file list must be ignored.
+ */
+export async function shallowBoundary(root: string): Promise<Set<string>> {
+  const r = await execa("git", ["rev-parse", "--git-path", "shallow"], { cwd: root, reject: false });
+  if (r.exitCode !== 0) return new Set();
+  try {
+    const text = await readFile(resolve(root, r.stdout.trim()), "utf8");
+    return new Set(text.split("\n").map((l) => l.trim()).filter((l) => l !== ""));
+  } catch {
+    return new Set(); // not shallow
+  }
 }
 
 /** Whether `ancestor` is reachable from `head` (false when it no longer exists). */

@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Engine } from "../../../src/engine.js";
+import { TempRepo } from "../../helpers/repo.js";
+
+describe("git history", () => {
+  let repo: TempRepo | undefined;
+  let clone: TempRepo | undefined;
+  afterEach(() => {
+    repo?.dispose();
+    clone?.dispose();
+    clone = undefined;
+  });
+
+  /** a.py and b.py change together twice, c.py alone once. */
+  function scriptedRepo(): TempRepo {
+    const r = TempRepo.create({ "a.py": "a = 1\n", "b.py": "b = 1\n", "c.py": "c = 1\n" }, { git: true, message: "Initial import" });
+    r.write({ "a.py": "a = 2\n", "b.py": "b = 2\n" });
+    r.commitAll("Fix retry timeout in payments");
+    r.write({ "c.py": "c = 2\n" });
+    r.commitAll("Tweak c");
+    r.write({ "a.py": "a = 3\n", "b.py": "b = 3\n" });
+    r.commitAll("Fix retry again");
+    return r;
+  }
+
+  async function indexed(root: string, fn: (engine: Engine) => void | Promise<void>): Promise<void> {
+    const engine = new Engine(root, { jobs: 1 });
+    try {
+      await engine.index();
+      await fn(engine);
+    } finally {
+      await engine.close();
+    }
+  }
+
+  it("records per-file commits, churn, last change and co-change", async () => {
+    repo = scriptedRepo();
+    await indexed(repo.root, (engine) => {
+      const store = engine.store()!;
+      const a = store.history.get("a.py")!;
+      expect(a.churn).toBe(3);
+      expect(a.cochange).toEqual({ "b.py": 3, "c.py": 1 });
+      expect(a.commits.map((h) => store.commits.get(h)!.message)).toEqual(["Fix retry again", "Fix retry timeout in payments", "Initial import"]);
+      expect(store.history.get("c.py")).toMatchObject({ churn: 2, cochange: { "a.py": 1, "b.py": 1 } });
+      expect(a.lastChange).toBeGreaterThan(0);
+      expect(engine.status()!.commits).toBe(4);
+    });
+  });
+
+  it("reads only the new commits on the next run", async () => {
+    repo = scriptedRepo();
+    await indexed(repo.root, () => undefined);
+    repo.write({ "c.py": "c = 3\n", "d.py": "d = 1\n" });
+    repo.commitAll("Add d next to c");
+    const engine = new Engine(repo.root, { jobs: 1 });
+    try {
+      const stats = await engine.index();
+      expect(stats.commitsRead).toBe(1);
+      const store = engine.store()!;
+      expect(store.history.get("c.py")).toMatchObject({ churn: 3, cochange: { "a.py": 1, "b.py": 1, "d.py": 1 } });
+      expect(store.history.get("a.py")!.churn).toBe(3);
+      expect(engine.status()!.commits).toBe(5);
+      // Nothing new: no commits read at all.
+      expect((await engine.index()).commitsRead).toBe(0);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("rebuilds the history when it was rewritten", async () => {
+    repo = scriptedRepo();
+    await indexed(repo.root, () => undefined);
+    repo.git("reset", "-q", "--hard", "HEAD~2");
+    repo.write({ "a.py": "a = 9\n" });
+    repo.commitAll("Rewritten history");
+    await indexed(repo.root, (engine) => {
+      const store = engine.store()!;
+      const a = store.history.get("a.py")!;
+      expect(a.commits.map((h) => store.commits.get(h)!.message)).toEqual(["Rewritten history", "Fix retry timeout in payments", "Initial import"]);
+      expect(engine.status()!.commits).toBe(3);
+    });
+  });
+
+  it("works on a detached HEAD and on a shallow clone", async () => {
+    repo = scriptedRepo();
+    repo.git("checkout", "-q", "--detach", "HEAD~1");
+    await indexed(repo.root, (engine) => {
+      expect(engine.status()!.commits).toBe(3);
+      expect(engine.store()!.history.get("a.py")!.churn).toBe(2);
+    });
+    clone = TempRepo.create();
+    clone.dispose();
+    repo.git("checkout", "-q", "main");
+    repo.git("clone", "-q", "--depth", "2", `file://${repo.root}`, clone.root);
+    await indexed(clone.root, (engine) => {
+      expect(engine.status()!.commits).toBe(2);
+      expect(engine.store()!.history.get("a.py")!.churn).toBe(1);
+    });
+  });
+
+  it("keeps history for current files only", async () => {
+    repo = scriptedRepo();
+    repo.remove("c.py");
+    repo.commitAll("Remove c");
+    await indexed(repo.root, (engine) => {
+      const store = engine.store()!;
+      expect(store.history.get("c.py")).toBeUndefined();
+      expect(store.history.get("a.py")!.cochange).toEqual({ "b.py": 3 });
+    });
+  });
+
+  it("indexes a folder that is not a git repository, and a repository without commits", async () => {
+    repo = TempRepo.create({ "a.py": "def f():\n    pass\n" });
+    await indexed(repo.root, (engine) => {
+      expect(engine.status()).toMatchObject({ gitHead: null, commits: 0 });
+      expect(engine.status()!.totals.files).toBe(1);
+    });
+    repo.git("init", "-q");
+    await indexed(repo.root, (engine) => {
+      expect(engine.status()).toMatchObject({ gitHead: null, commits: 0 });
+    });
+  });
+
+  it("skips history with git disabled", async () => {
+    repo = scriptedRepo();
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      expect((await engine.index()).commitsRead).toBe(0);
+      expect(engine.status()!.commits).toBe(0);
+    } finally {
+      await engine.close();
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import { tokenize } from "../../src/core/tokenize.js";
+import { TempRepo } from "../helpers/repo.js";
+
+const FILES = {
+  "payments/retry.py": 'class RetryPolicy:\n    """Retries failed card charges."""\n    def next_delay(self):\n        return backoff(2)\n',
+  "payments/card.py": "def charge_card(card):\n    return gateway.charge(card)\n",
+  "docs/guide.md": "# Guide\nHow to configure the retry policy for payments.\n",
+  "shop/cart.ts": "export function addToCart(item: Item) {\n  return cart.push(item);\n}\n",
+};
+
+describe("lexical index", () => {
+  let repo: TempRepo | undefined;
+  afterEach(() => repo?.dispose());
+
+  async function withEngine(fn: (engine: Engine) => Promise<void> | void): Promise<void> {
+    const engine = new Engine(repo!.root, { jobs: 1, git: false });
+    try {
+      await engine.index();
+      await fn(engine);
+    } finally {
+      await engine.close();
+    }
+  }
+
+  it("finds files by path, symbols and body", async () => {
+    repo = TempRepo.create(FILES);
+    await withEngine((engine) => {
+      const lex = engine.lexical();
+      expect(lex.search("cart", { field: "path" })).toEqual(["shop/cart.ts"]);
+      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py"]);
+      // Other spellings of a name still find it, best match first.
+      expect(lex.search("chargeCard", { field: "symbols" })[0]).toBe("payments/card.py");
+      expect(lex.search("gateway", { field: "body" })).toEqual(["payments/card.py"]);
+      expect(new Set(lex.search("retry policy"))).toEqual(new Set(["payments/retry.py", "docs/guide.md"]));
+    });
+  });
+
+  it("keeps BM25 statistics: document frequencies, term frequencies and lengths", async () => {
+    repo = TempRepo.create(FILES);
+    await withEngine((engine) => {
+      const { bm25, pathOf } = engine.lexical();
+      expect(bm25.docs).toBe(4);
+      expect(bm25.df("retry")).toBe(2);
+      expect(bm25.df("nothing-like-this")).toBe(0);
+      const postings = bm25.postings("card");
+      const byPath = Object.fromEntries([...postings.ids].map((id, i) => [pathOf(id), postings.tfs[i]]));
+      expect(byPath).toEqual({ "payments/card.py": 3, "payments/retry.py": 1 });
+      const cardId = [...postings.ids].find((id) => pathOf(id) === "payments/card.py")!;
+      expect(bm25.length(cardId)).toBe(tokenize(FILES["payments/card.py"]).length);
+      const total = [...postings.ids].reduce((sum, id) => sum + bm25.length(id), 0);
+      expect(total).toBeGreaterThan(0);
+      expect(bm25.avgLength).toBeCloseTo(
+        Object.values(FILES).reduce((s, text) => s + tokenize(text).length, 0) / 4,
+        5,
+      );
+    });
+  });
+
+  it("reflects an edit and a deletion through the journal, without rewriting the snapshot", async () => {
+    repo = TempRepo.create(FILES);
+    await withEngine(() => undefined);
+    repo.write({ "payments/card.py": "def refund_card(card):\n    return ledger.refund(card)\n" });
+    repo.remove("shop/cart.ts");
+    await withEngine((engine) => {
+      const store = engine.store()!;
+      // The snapshot still holds the old versions; the journal names what changed.
+      expect(store.journal.getKeysCount()).toBe(2);
+      const lex = engine.lexical();
+      expect(lex.search("gateway")).toEqual([]);
+      expect(lex.search("ledger")).toEqual(["payments/card.py"]);
+      expect(lex.search("cart", { field: "path" })).toEqual([]);
+      expect(lex.bm25.docs).toBe(3);
+      expect(lex.bm25.df("gateway")).toBe(0);
+      expect(lex.bm25.df("card")).toBe(2);
+      expect(lex.bm25.df("refund")).toBe(1);
+    });
+  });
+
+  it("gives the same answers from a fresh snapshot as from snapshot plus journal", async () => {
+    repo = TempRepo.create(FILES);
+    await withEngine(() => undefined);
+    repo.write({ "payments/card.py": "def refund_card(card):\n    return ledger.refund(card)\n" });
+    const answers = (engine: Engine) => {
+      const lex = engine.lexical();
+      return {
+        ledger: lex.search("ledger"),
+        retry: lex.search("retry").sort(),
+        docs: lex.bm25.docs,
+        df: ["charge", "refund", "retry", "card"].map((t) => lex.bm25.df(t)),
+      };
+    };
+    let viaJournal: unknown;
+    await withEngine((engine) => {
+      viaJournal = answers(engine);
+    });
+    repo.remove(".contextsmith");
+    await withEngine((engine) => {
+      expect(engine.store()!.journal.getKeysCount()).toBe(0);
+      expect(answers(engine)).toEqual(viaJournal);
+    });
+  });
+});
