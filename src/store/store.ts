@@ -128,7 +128,7 @@ export class IndexStore {
     return store;
   }
 
-  /** Opens an existing index for reading; null when there is none. */
+  /** Opens an existing index for reading; null when there is none (or it is still being created). */
   static openForRead(indexDir: string): IndexStore | null {
     if (!IndexStore.exists(indexDir)) return null;
     const damage = checkDataFile(join(indexDir, DATA_FILE));
@@ -140,7 +140,12 @@ export class IndexStore {
       throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} cannot be read: ${(error as Error).message}. Run \`ctxsmith index\` to rebuild it.`);
     }
     const meta = store.#meta.get(META_KEY);
-    if (!meta || meta.schema !== SCHEMA_VERSION) {
+    if (!meta) {
+      // Created a moment ago by a writer that has not committed its first transaction yet.
+      void store.close();
+      return null;
+    }
+    if (meta.schema !== SCHEMA_VERSION) {
       void store.close();
       throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is from another version of ContextSmith. Run \`ctxsmith index\` to rebuild it.`);
     }

@@ -1,0 +1,89 @@
+import { writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { TempRepo } from "../helpers/repo.js";
+
+describe("ctxsmith index", () => {
+  let repo: TempRepo | undefined;
+  afterEach(() => repo?.dispose());
+
+  const small = { "src/app.py": "import os\n\ndef main():\n    run()\n", "src/util.ts": "export function run() {}\n", "README.md": "# App\n" };
+
+  it("prints a summary of what it did", () => {
+    repo = TempRepo.create(small, { git: true });
+    const r = runCli(["index", repo.root]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Indexed .* in /);
+    expect(r.stdout).toMatch(/3 seen · 3 parsed · 0 unchanged · 0 removed · 0 skipped/);
+    expect(r.stdout).toMatch(/3 files · 2 symbols · 1 calls · 1 imports/);
+    expect(r.stdout).toMatch(/history +1 commits/);
+    expect(r.stdout).toMatch(/timings +walk .* parse .* lexical/);
+    expect(r.stdout).toMatch(/on disk/);
+    // Piped stderr stays clean: no progress bar, no carriage returns.
+    expect(r.stderr).toBe("");
+  });
+
+  it("indexes the current directory by default", () => {
+    repo = TempRepo.create(small);
+    const r = runCli(["index", "--json"], { cwd: repo.root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).root).toBe(repo.root);
+  });
+
+  it("prints machine-readable stats with --json", () => {
+    repo = TempRepo.create(small, { git: true });
+    runCli(["index", repo.root]);
+    repo.write({ "src/new.py": "def new():\n    pass\n" });
+    const r = runCli(["index", repo.root, "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    const stats = JSON.parse(r.stdout);
+    expect(stats.files).toMatchObject({ seen: 4, parsed: 1, unchanged: 3, removed: 0, skipped: {} });
+    expect(stats.totals).toMatchObject({ files: 4, symbols: 3 });
+    expect(stats.timings).toHaveProperty("parse");
+    expect(stats.indexBytes).toBeGreaterThan(0);
+  });
+
+  it("streams progress events as JSON lines on request", () => {
+    repo = TempRepo.create(small);
+    const r = runCli(["index", repo.root, "--progress", "json", "--no-git"]);
+    expect(r.status).toBe(0);
+    const stages = r.stderr.trim().split("\n").map((l) => JSON.parse(l).stage);
+    expect(stages).toEqual(expect.arrayContaining(["walk", "plan", "parse", "done"]));
+  });
+
+  it("is quiet with --quiet", () => {
+    repo = TempRepo.create(small);
+    const r = runCli(["index", repo.root, "--quiet"]);
+    expect(r).toMatchObject({ status: 0, stdout: "", stderr: "" });
+  });
+
+  it("fails clearly on a missing path and on a file", () => {
+    const missing = runCli(["index", "/no/such/repo"]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe("ctxsmith: No such directory: /no/such/repo\n");
+    repo = TempRepo.create(small);
+    const file = runCli(["index", repo.path("README.md")]);
+    expect(file.status).toBe(1);
+    expect(file.stderr).toMatch(/^ctxsmith: Not a directory: .*README\.md\n$/);
+    const json = runCli(["index", "/no/such/repo", "--json"]);
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: "PATH_NOT_FOUND", message: "No such directory: /no/such/repo" } });
+  });
+
+  it("rejects unknown options with a usage error", () => {
+    const r = runCli(["index", "--bogus"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/Unknown argument: bogus/);
+  });
+
+  it("fails at once with --no-wait while another run holds the lock", () => {
+    repo = TempRepo.create(small);
+    runCli(["index", repo.root, "--quiet"]);
+    // A live process (this test runner) holds the lock.
+    writeFileSync(join(repo.root, ".contextsmith", "write.lock"), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: Date.now() }));
+    const r = runCli(["index", repo.root, "--no-wait"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`Another index run \\(pid ${process.pid}\\) is writing this index`));
+  });
+});

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import type { ProgressEvent } from "../../src/core/types.js";
+import { runCli, startCli } from "../helpers/cli.js";
+import { dumpIndex } from "../helpers/dump.js";
+import type { TempRepo } from "../helpers/repo.js";
+import { syntheticRepo } from "../helpers/synthetic.js";
+
+type KillPoint = { name: string; when: (e: ProgressEvent) => boolean };
+
+/** Starts `ctxsmith index`, kills it with SIGKILL at the first event matching `when`. */
+async function killDuring(root: string, when: (e: ProgressEvent) => boolean): Promise<boolean> {
+  let killed = false;
+  const { done } = startCli(["index", root, "--progress", "json", "--jobs", "2"], (line, child) => {
+    if (killed || !line.startsWith("{")) return;
+    if (when(JSON.parse(line) as ProgressEvent)) {
+      killed = true;
+      child.kill("SIGKILL");
+    }
+  });
+  const result = await done;
+  if (!killed) expect(result.status).toBe(0);
+  return killed;
+}
+
+describe("crash safety: kill -9 during indexing", () => {
+  let repo: TempRepo;
+  let cleanDir: string;
+  let clean: unknown;
+
+  beforeAll(async () => {
+    repo = syntheticRepo(900);
+    cleanDir = mkdtempSync(join(tmpdir(), "ctxsmith-clean-"));
+    const engine = new Engine(repo.root, { jobs: 2, indexDir: join(cleanDir, "index") });
+    await engine.index();
+    await engine.close();
+    clean = await dumpIndex(join(cleanDir, "index"));
+  });
+  afterAll(() => {
+    repo.dispose();
+    rmSync(cleanDir, { recursive: true, force: true });
+  });
+
+  const points: KillPoint[] = [
+    { name: "right after planning, before any commit", when: (e) => e.stage === "plan" },
+    { name: "after the first committed batch", when: (e) => e.stage === "parse" },
+    { name: "half-way through parsing", when: (e) => e.stage === "parse" && e.done >= e.total / 2 },
+    { name: "while the lexical snapshot is written", when: (e) => e.stage === "lexical" },
+  ];
+
+  for (const point of points) {
+    it(`recovers when killed ${point.name}`, async () => {
+      rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });
+      expect(await killDuring(repo.root, point.when)).toBe(true);
+      const rerun = runCli(["index", repo.root, "--json", "--jobs", "2"]);
+      expect(rerun.status, rerun.stderr).toBe(0);
+      expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+    });
+  }
+
+  it("recovers from several kills in a row at different points", async () => {
+    rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });
+    expect(await killDuring(repo.root, (e) => e.stage === "parse" && e.done >= e.total / 4)).toBe(true);
+    // The second run resumes: it only has the rest to parse, and is killed part-way again.
+    let resumedTotal = 0;
+    expect(
+      await killDuring(repo.root, (e) => {
+        if (e.stage === "plan") resumedTotal = e.toRead;
+        return e.stage === "parse";
+      }),
+    ).toBe(true);
+    expect(resumedTotal).toBeGreaterThan(0);
+    expect(resumedTotal).toBeLessThan(900);
+    const rerun = runCli(["index", repo.root, "--json"]);
+    expect(rerun.status, rerun.stderr).toBe(0);
+    expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+  });
+});
