@@ -165,7 +165,7 @@ async function parseAndCommit(
   if (reads.length === 0) return counts;
 
   const batches = makeBatches(reads, config.batchFiles, config.batchBytes);
-  const pool = createPool("parse", Math.min(config.jobs, batches.length));
+  const pool = await createPool("parse", Math.min(config.jobs, batches.length));
   const tally = (updates: FileUpdate[]): void => {
     for (const u of updates) {
       if (u.kind === "index") counts.parsed++;
@@ -191,7 +191,7 @@ async function parseAndCommit(
       const byPath = new Map(updates.map((u) => [u.path, u]));
       for (const record of written) {
         const u = byPath.get(record.path);
-        if (u?.kind === "index") builder.add(record, u.parsed, u.terms);
+        if (u?.kind === "index" && u.lexical) builder.add(record, u.lexical);
       }
     }
     tally(updates);
@@ -209,6 +209,7 @@ async function parseAndCommit(
           root: config.root,
           files: batch,
           limits: { maxLineChars: config.maxLineChars, maxMeanLineChars: config.maxMeanLineChars },
+          lexical: builder !== null,
         };
         let result: ParseResult;
         try {
@@ -238,7 +239,7 @@ async function startHistory(config: Config, store: IndexStore): Promise<GitResul
   // The common no-change case costs one `git rev-parse`, never a worker start.
   const head = await gitHead(config.root);
   if (head === store.meta().gitHead) return { head, commitsRead: 0, rebuilt: false, warnings: [], ms: 0 };
-  const pool = createPool("git-log", 1);
+  const pool = await createPool("git-log", 1);
   try {
     const task: GitTask = {
       version: PROTOCOL_VERSION,

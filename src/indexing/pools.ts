@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 
 /**
  * Resolves a compiled worker entry. From `dist/src/indexing/` it is the sibling
@@ -15,8 +15,12 @@ export function workerFile(name: "parse" | "git-log"): string {
   throw new Error(`worker ${name}.js not found: run \`npm run build\``);
 }
 
-/** A pool of `threads` workers running `workers/<name>.js`. */
-export function createPool(name: "parse" | "git-log", threads: number): Piscina {
+/**
+ * A pool of `threads` workers running `workers/<name>.js`. piscina is imported on first use:
+ * a run with nothing to parse never loads it.
+ */
+export async function createPool(name: "parse" | "git-log", threads: number): Promise<Piscina> {
+  const { Piscina } = await import("piscina");
   return new Piscina({
     filename: workerFile(name),
     minThreads: threads,

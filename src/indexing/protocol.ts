@@ -5,7 +5,7 @@
 import type { FileUpdate } from "../store/types.js";
 import type { PlannedRead } from "./plan.js";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Limits the parse stage applies to file contents. */
 export interface ContentLimits {
@@ -19,6 +19,8 @@ export interface ParseTask {
   root: string;
   files: PlannedRead[];
   limits: ContentLimits;
+  /** Return each file's lexical input too: the main thread is building a lexical snapshot. */
+  lexical: boolean;
 }
 
 /** The outcome of a parse task, one update per file, in task order. */

@@ -1,8 +1,9 @@
-import { Document } from "flexsearch";
+import { createRequire } from "node:module";
+import type { Document } from "flexsearch";
 import { tokenize } from "../core/tokenize.js";
 import type { ParsedFile, TermStats } from "../core/types.js";
 import type { IndexStore } from "./store.js";
-import type { StoredFile } from "./types.js";
+import type { LexicalInput, StoredFile } from "./types.js";
 
 /**
  * The lexical index: a FlexSearch document index (fields `path`, `symbols`, `body`) and the
@@ -29,8 +30,13 @@ function encode(text: string): string[] {
   return [...new Set(tokenize(text))];
 }
 
+// Loaded on first use: a no-change `index` run never touches the lexical index.
+const require = createRequire(import.meta.url);
+let flexsearch: typeof import("flexsearch") | undefined;
+
 function newDocument(): Document<LexicalDoc> {
-  return new Document<LexicalDoc>({
+  flexsearch ??= require("flexsearch") as typeof import("flexsearch");
+  return new flexsearch.Document<LexicalDoc>({
     document: {
       id: "id",
       index: [
@@ -43,12 +49,20 @@ function newDocument(): Document<LexicalDoc> {
   });
 }
 
-/** The text each field of a file's document is made of. */
-export function lexicalDoc(file: StoredFile, parsed: ParsedFile | undefined, terms: TermStats | undefined): LexicalDoc {
-  const symbols = parsed
-    ? parsed.symbols.map((s) => `${s.qualifiedName} ${s.signature} ${s.doc}`).join("\n")
-    : "";
-  return { id: file.id, path: file.path.replace(/[/._-]/g, " "), symbols, body: terms ? Object.keys(terms.tf).join(" ") : "" };
+/** The text of a file's `symbols` field. */
+export function symbolsText(parsed: ParsedFile | null | undefined): string {
+  return parsed ? parsed.symbols.map((s) => `${s.qualifiedName} ${s.signature} ${s.doc}`).join("\n") : "";
+}
+
+/** A file's lexical input, from its stored tables. */
+export function lexicalInput(parsed: ParsedFile | null | undefined, terms: TermStats | undefined): LexicalInput {
+  const tf = terms?.tf ?? {};
+  const list = Object.keys(tf);
+  return { symbols: symbolsText(parsed), terms: list, tfs: list.map((t) => tf[t]!), length: terms?.length ?? 0 };
+}
+
+function lexicalDoc(file: StoredFile, input: LexicalInput): LexicalDoc {
+  return { id: file.id, path: file.path.replace(/[/._-]/g, " "), symbols: input.symbols, body: input.terms.join(" ") };
 }
 
 /** Postings of one term: parallel arrays of file ids and term frequencies. */
@@ -97,17 +111,17 @@ export class LexicalBuilder {
   readonly #bm25 = new Bm25Builder();
   readonly #seen = new Set<string>();
 
-  add(file: StoredFile, parsed: ParsedFile | null | undefined, terms: TermStats | undefined): void {
+  add(file: StoredFile, input: LexicalInput): void {
     if (file.skipped || this.#seen.has(file.path)) return;
     this.#seen.add(file.path);
-    this.#doc.add(lexicalDoc(file, parsed ?? undefined, terms));
-    if (terms) this.#bm25.add(file.id, terms);
+    this.#doc.add(lexicalDoc(file, input));
+    this.#bm25.add(file.id, input);
   }
 
   /** Completes the snapshot from the store and writes it, clearing the journal, in one transaction. */
   async write(store: IndexStore): Promise<void> {
     for (const file of store.allFiles()) {
-      if (!file.skipped && !this.#seen.has(file.path)) this.add(file, store.parsed.get(file.path), store.terms.get(file.path));
+      if (!file.skipped && !this.#seen.has(file.path)) this.add(file, lexicalInput(store.parsed.get(file.path), store.terms.get(file.path)));
     }
     const chunks: Array<[string, string]> = [];
     await this.#doc.export((key, data) => {
@@ -143,9 +157,9 @@ export function loadLexical(store: IndexStore): LexicalIndex {
       stale.add(file.id);
       doc.remove(file.id);
       if (file.skipped) continue;
-      const terms = store.terms.get(path);
-      doc.add(lexicalDoc(file, store.parsed.get(path), terms));
-      if (terms) overlay.add(file.id, terms);
+      const input = lexicalInput(store.parsed.get(path), store.terms.get(path));
+      doc.add(lexicalDoc(file, input));
+      overlay.add(file.id, input);
     }
   }
   // Ids of removed files are dropped from the id map, so they are never reported.
@@ -178,14 +192,14 @@ class Bm25Builder {
   readonly #postings = new Map<string, { ids: number[]; tfs: number[] }>();
   readonly #lengths = new Map<number, number>();
 
-  add(id: number, terms: TermStats): void {
-    this.#lengths.set(id, terms.length);
-    for (const term in terms.tf) {
+  add(id: number, input: LexicalInput): void {
+    this.#lengths.set(id, input.length);
+    input.terms.forEach((term, i) => {
       let p = this.#postings.get(term);
       if (!p) this.#postings.set(term, (p = { ids: [], tfs: [] }));
       p.ids.push(id);
-      p.tfs.push(Math.min(terms.tf[term]!, 0xffff));
-    }
+      p.tfs.push(Math.min(input.tfs[i]!, 0xffff));
+    });
   }
 
   freeze(): Bm25Snapshot {

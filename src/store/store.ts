@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { open, type Database, type RootDatabase } from "lmdb";
+import { asBinary, open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import type { CommitInfo, FileHistory, ParsedFile, TermStats } from "../core/types.js";
 import { checkDataFile } from "./preflight.js";
@@ -225,14 +225,12 @@ export class IndexStore {
           language: update.language,
           lines: update.lines,
           skipped: null,
-          symbols: update.parsed?.symbols.length ?? 0,
-          calls: update.parsed?.calls.length ?? 0,
-          imports: update.parsed?.imports.length ?? 0,
-          tokens: update.terms.length,
+          ...update.counts,
         };
-        if (update.parsed) void this.parsed.put(update.path, update.parsed);
+        // Already msgpack-encoded by the worker; read back through the tables' normal decoding.
+        if (update.parsed) void this.parsed.put(update.path, asBinary(update.parsed) as unknown as ParsedFile);
         else void this.parsed.remove(update.path);
-        void this.terms.put(update.path, update.terms);
+        void this.terms.put(update.path, asBinary(update.terms) as unknown as TermStats);
         void this.files.put(update.path, record);
         add(meta.totals, record);
         written.push(record);

@@ -1,4 +1,4 @@
-import type { FileRecord, ParsedFile, TermStats } from "../core/types.js";
+import type { FileRecord } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
 export const SCHEMA_VERSION = 1;
@@ -38,6 +38,16 @@ export interface StoredFile extends FileRecord {
   tokens: number;
 }
 
+/** One file's contribution to the lexical index. */
+export interface LexicalInput {
+  /** Text of the `symbols` field: names, qualified names, signatures, docs. */
+  symbols: string;
+  /** Distinct terms and their frequencies (parallel arrays), and the token count. */
+  terms: string[];
+  tfs: number[];
+  length: number;
+}
+
 /** One file's outcome of a parse task, ready to commit. */
 export type FileUpdate =
   | { kind: "touch"; path: string; size: number; mtimeMs: number }
@@ -49,7 +59,14 @@ export type FileUpdate =
       hash: string;
       language: FileRecord["language"];
       lines: number;
-      parsed: ParsedFile | null;
-      terms: TermStats;
+      /**
+       * The parse result and term statistics, msgpack-encoded in the worker: the main thread
+       * stores the bytes as they are instead of decoding and re-encoding object graphs.
+       */
+      parsed: Uint8Array | null;
+      terms: Uint8Array;
+      counts: { symbols: number; calls: number; imports: number; tokens: number };
+      /** What the lexical snapshot needs, when the indexer is building one in this run. */
+      lexical: LexicalInput | null;
     }
   | { kind: "skip"; path: string; size: number; mtimeMs: number; hash: string; reason: NonNullable<FileRecord["skipped"]> };

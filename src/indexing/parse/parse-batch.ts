@@ -1,17 +1,22 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Packr } from "msgpackr";
 import { ContextSmithError } from "../../core/errors.js";
 import { termStats } from "../../core/tokenize.js";
+import { symbolsText } from "../../store/lexical.js";
 import type { FileUpdate } from "../../store/types.js";
 import type { PlannedRead } from "../plan.js";
-import { PROTOCOL_VERSION, type ContentLimits, type ParseResult, type ParseTask } from "../protocol.js";
+import { PROTOCOL_VERSION, type ParseResult, type ParseTask } from "../protocol.js";
 import { extractFile } from "./extract.js";
 import type { Grammars } from "./grammars.js";
 
 /** Bytes inspected for NUL to call a file binary (git's own heuristic looks at 8000). */
 const BINARY_PROBE = 8000;
 const decoder = new TextDecoder("utf-8", { fatal: true });
+// Self-contained records (no shared structures), so LMDB's own decoder reads them back.
+const packr = new Packr({ useRecords: true });
+const encode = (value: unknown): Uint8Array => Uint8Array.from(packr.pack(value)); // a copy: pack() reuses its buffer
 
 /**
  * The parse stage: read, hash, classify, parse and count terms for one batch of files.
@@ -22,11 +27,12 @@ export function parseBatch(grammars: Grammars, task: ParseTask): ParseResult {
     throw new ContextSmithError("WORKER_FAILED", `parse worker speaks protocol ${PROTOCOL_VERSION}, task is ${task.version}: rebuild the project`);
   }
   const warnings: string[] = [];
-  const updates = task.files.map((file) => parseOne(grammars, task.root, file, task.limits, warnings));
+  const updates = task.files.map((file) => parseOne(grammars, task, file, warnings));
   return { updates, warnings };
 }
 
-function parseOne(grammars: Grammars, root: string, file: PlannedRead, limits: ContentLimits, warnings: string[]): FileUpdate {
+function parseOne(grammars: Grammars, task: ParseTask, file: PlannedRead, warnings: string[]): FileUpdate {
+  const { root, limits } = task;
   const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs };
   let bytes: Buffer;
   try {
@@ -57,7 +63,26 @@ function parseOne(grammars: Grammars, root: string, file: PlannedRead, limits: C
       warnings.push(`${file.path}: parser failed (${(error as Error).message}); indexed as text`);
     }
   }
-  return { kind: "index", ...base, hash, language: file.language, lines: shape.lines, parsed, terms: termStats(text) };
+  const terms = termStats(text);
+  const termList = task.lexical ? Object.keys(terms.tf) : [];
+  return {
+    kind: "index",
+    ...base,
+    hash,
+    language: file.language,
+    lines: shape.lines,
+    parsed: parsed ? encode(parsed) : null,
+    terms: encode(terms),
+    counts: {
+      symbols: parsed?.symbols.length ?? 0,
+      calls: parsed?.calls.length ?? 0,
+      imports: parsed?.imports.length ?? 0,
+      tokens: terms.length,
+    },
+    lexical: task.lexical
+      ? { symbols: symbolsText(parsed), terms: termList, tfs: termList.map((t) => terms.tf[t]!), length: terms.length }
+      : null,
+  };
 }
 
 /** Line count (a final newline does not start a line) and the longest line, in characters. */
