@@ -26,5 +26,8 @@ export async function createPool(name: "parse" | "git-log", threads: number): Pr
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: 1000,
+    // Workers must return to the event loop between tasks so that tree-sitter's N-API
+    // finalizers run (see parse/native-memory.ts); the Atomics wait loop never does.
+    atomics: "disabled",
   });
 }

@@ -30,6 +30,10 @@ function encode(text: string): string[] {
   return [...new Set(tokenize(text))];
 }
 
+function splitTokens(text: string): string[] {
+  return text === "" ? [] : text.split(" ");
+}
+
 // Loaded on first use: a no-change `index` run never touches the lexical index.
 const require = createRequire(import.meta.url);
 let flexsearch: typeof import("flexsearch") | undefined;
@@ -42,8 +46,9 @@ function newDocument(): Document<LexicalDoc> {
       index: [
         { field: "path", tokenize: "strict", encode, resolution: 3 },
         { field: "symbols", tokenize: "strict", encode, resolution: 5 },
-        // Body tokens are a set, so positions carry no meaning: one resolution level.
-        { field: "body", tokenize: "strict", encode, resolution: 1 },
+        // The body is already a set of tokens (positions carry no meaning: one resolution level),
+        // and queries are tokenized before searching, so splitting on spaces is enough.
+        { field: "body", tokenize: "strict", encode: splitTokens, resolution: 1 },
       ],
     },
   });
@@ -174,7 +179,7 @@ export function loadLexical(store: IndexStore): LexicalIndex {
       const limit = options.limit ?? 50;
       // suggest: files matching only some of the query's tokens still come back, ranked lower
       // (a task says `chargeCard`, the code says `charge_card`).
-      const results = doc.search(query, { limit, suggest: true, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
+      const results = doc.search(encode(query).join(" "), { limit, suggest: true, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
       const seen = new Set<string>();
       for (const { result } of results) {
         for (const id of result) {
