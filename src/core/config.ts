@@ -53,7 +53,7 @@ const DEFAULTS = {
   maxMeanLineChars: 300,
   cochangeMaxFiles: 50,
   historyPerFile: 200,
-  cochangePerFile: 64,
+  cochangePerFile: 24,
 } as const;
 
 /** The one place where configuration is resolved. */

@@ -156,7 +156,7 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   const overlay = new Bm25Builder();
   const stale = new Set<number>();
   for (const path of store.journal.getKeys()) {
-    const file = store.files.get(path);
+    const file = store.file(path);
     // The snapshot may hold an older version under the same id: mask it, add the current one.
     if (file) {
       stale.add(file.id);

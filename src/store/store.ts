@@ -27,7 +27,8 @@ export interface OpenedForWrite {
  */
 export class IndexStore {
   readonly #env: RootDatabase;
-  readonly files: Database<StoredFile, string>;
+  /** File records by path; the path is the key and is not repeated in the value. */
+  readonly #files: Database<Omit<StoredFile, "path">, string>;
   readonly parsed: Database<ParsedFile, string>;
   readonly terms: Database<TermStats, string>;
   /** id -> path, for the lexical index's numeric ids. */
@@ -56,7 +57,7 @@ export class IndexStore {
       // Keys and values are small; compression costs more CPU than it saves here.
       compression: false,
     });
-    this.files = this.#env.openDB("files", {});
+    this.#files = this.#env.openDB("files", {});
     this.parsed = this.#env.openDB("parsed", {});
     this.terms = this.#env.openDB("terms", {});
     this.paths = this.#env.openDB("paths", { keyEncoding: "uint32" });
@@ -182,9 +183,19 @@ export class IndexStore {
     return this.#env.transaction(action);
   }
 
+  /** The record of one file, or undefined. */
+  file(path: string): StoredFile | undefined {
+    const value = this.#files.get(path);
+    return value && { path, ...value };
+  }
+
   /** All file records, in path order. */
   *allFiles(): IterableIterator<StoredFile> {
-    for (const { value } of this.files.getRange()) yield value;
+    for (const { key, value } of this.#files.getRange()) yield { path: key, ...value };
+  }
+
+  #putFile({ path, ...value }: StoredFile): void {
+    void this.#files.put(path, value);
   }
 
   /**
@@ -198,9 +209,9 @@ export class IndexStore {
       const meta = this.meta();
       for (const path of removed) this.#removeFile(path, meta.totals);
       for (const update of updates) {
-        const old = this.files.get(update.path);
+        const old = this.file(update.path);
         if (update.kind === "touch") {
-          if (old) void this.files.put(update.path, { ...old, size: update.size, mtimeMs: update.mtimeMs });
+          if (old) this.#putFile({ ...old, size: update.size, mtimeMs: update.mtimeMs });
           continue;
         }
         if (old) subtract(meta.totals, old);
@@ -210,7 +221,7 @@ export class IndexStore {
         if (update.kind === "skip") {
           void this.parsed.remove(update.path);
           void this.terms.remove(update.path);
-          void this.files.put(update.path, {
+          this.#putFile({
             path: update.path, id, size: update.size, mtimeMs: update.mtimeMs, hash: update.hash,
             language: null, lines: 0, skipped: update.reason, symbols: 0, calls: 0, imports: 0, tokens: 0,
           });
@@ -231,7 +242,7 @@ export class IndexStore {
         if (update.parsed) void this.parsed.put(update.path, asBinary(update.parsed) as unknown as ParsedFile);
         else void this.parsed.remove(update.path);
         void this.terms.put(update.path, asBinary(update.terms) as unknown as TermStats);
-        void this.files.put(update.path, record);
+        this.#putFile(record);
         add(meta.totals, record);
         written.push(record);
       }
@@ -241,10 +252,10 @@ export class IndexStore {
   }
 
   #removeFile(path: string, totals: Totals): void {
-    const old = this.files.get(path);
+    const old = this.file(path);
     if (!old) return;
     subtract(totals, old);
-    void this.files.remove(path);
+    void this.#files.remove(path);
     void this.parsed.remove(path);
     void this.terms.remove(path);
     void this.paths.remove(old.id);

@@ -27,7 +27,7 @@ describe("hostile files", () => {
       // tree-sitter recovers: the definition after the error is still found.
       expect(broken.symbols.map((s) => s.name)).toContain("after");
       expect(store.parsed.get("bom.py")!.symbols.map((s) => s.name)).toEqual(["with_bom"]);
-      expect(store.files.get("binary.py")).toMatchObject({ skipped: "binary" });
+      expect(store.file("binary.py")).toMatchObject({ skipped: "binary" });
       // Skipped files are remembered, so an unchanged one is not even read next time.
       const again = await engine.index();
       expect(again.files).toMatchObject({ parsed: 0, unchanged: 6 });

@@ -76,7 +76,7 @@ describe("incremental indexing", () => {
     expect(stats.totals).toMatchObject({ files: 2, symbols: 2 });
     const engine = new Engine(repo.root);
     const store = engine.store()!;
-    expect(store.files.get("src/c.py")).toBeUndefined();
+    expect(store.file("src/c.py")).toBeUndefined();
     expect(store.parsed.get("src/c.py")).toBeUndefined();
     expect(store.terms.get("src/c.py")).toBeUndefined();
     expect(engine.lexical().search("gamma")).toEqual([]);

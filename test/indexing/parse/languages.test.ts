@@ -329,7 +329,7 @@ describe("extraction per language (through the index)", () => {
 
   it("records language and line counts on each file", () => {
     const store = engine.store()!;
-    expect(store.files.get("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
-    expect(store.files.get("ts/view.tsx")).toMatchObject({ language: "tsx", lines: 5 });
+    expect(store.file("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
+    expect(store.file("ts/view.tsx")).toMatchObject({ language: "tsx", lines: 5 });
   });
 });
