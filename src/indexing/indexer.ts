@@ -57,7 +57,7 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
 
     const walked = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
     emit({ stage: "walk", files: walked.files.length });
-    const plan = await time("plan", () => planRun(walked.files, store!.allFiles()));
+    const plan = await time("plan", () => planRun(walked.files, store!.allStats()));
     emit({ stage: "plan", toRead: plan.read.length, unchanged: plan.unchanged, removed: plan.remove.length });
 
     // History runs beside parsing, in its own worker and its own transaction.
@@ -78,15 +78,12 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
       emit({ stage: "git", commits: git.commitsRead });
     }
 
-    const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
-    if (changed || store.meta().lexicalFiles === null) {
-      await time("lexical", async () => {
-        if (snapshotIsDue(store!)) {
-          emit({ stage: "lexical", message: "writing the lexical index" });
-          await (builder ?? new LexicalBuilder()).write(store!);
-        }
-      });
+    // Also repairs a snapshot that a killed run left behind its journal.
+    if (snapshotIsDue(store)) {
+      emit({ stage: "lexical", message: "writing the lexical index" });
+      await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
     }
+    const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
     const ms = Math.round(performance.now() - started);
     await store.transaction(() =>
       store!.updateMeta((m) => {
@@ -235,7 +232,7 @@ async function parseAndCommit(
   return counts;
 }
 
-async function startHistory(config: Config, store: IndexStore): Promise<GitResult | null> {
+async function startHistory(config: Config, store: IndexStore): Promise<GitResult> {
   // The common no-change case costs one `git rev-parse`, never a worker start.
   const head = await gitHead(config.root);
   if (head === store.meta().gitHead) return { head, commitsRead: 0, rebuilt: false, warnings: [], ms: 0 };

@@ -22,6 +22,7 @@ export interface Plan {
  * are read and hashed, and re-parsed only when the hash differs.
  */
 export function planRun(walked: readonly WalkedFile[], stored: Iterable<Pick<StoredFile, "path" | "size" | "mtimeMs" | "hash">>): Plan {
+  // One pass over each side: this runs on every invocation, over every file.
   const known = new Map<string, Pick<StoredFile, "size" | "mtimeMs" | "hash">>();
   for (const s of stored) known.set(s.path, s);
   const read: PlannedRead[] = [];

@@ -32,6 +32,7 @@ export interface WalkOptions {
 
 /** Folders that are never source, walked by neither git nor the fallback. */
 const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".contextsmith"]);
+const ALWAYS_SKIPPED_PATH = new RegExp(`(^|/)(${[...ALWAYS_SKIPPED_DIRS].map((d) => d.replace(/\./g, "\\.")).join("|")})(/|$)`);
 /** Skipped by the non-git fallback, where no .gitignore may say so. */
 const FALLBACK_SKIPPED_DIRS: ReadonlySet<string> = new Set(["node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"]);
 /** Paths this long cannot be LMDB keys. */
@@ -53,7 +54,7 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
   const files: WalkedFile[] = [];
   const consider = (path: string, stat: Stats | null): void => {
     if (indexRel && !indexRel.startsWith("..") && (path === indexRel || path.startsWith(`${indexRel}/`))) return;
-    if (path.split("/").some((part) => ALWAYS_SKIPPED_DIRS.has(part))) return;
+    if (ALWAYS_SKIPPED_PATH.test(path)) return;
     if (!stat) return; // listed by git but deleted from the work tree
     if (stat.isSymbolicLink()) return count("symlink");
     if (!stat.isFile()) return; // submodules, sockets, fifos
@@ -67,7 +68,8 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
   };
 
   if (listed) {
-    for (const path of listed) consider(path, lstatOrNull(join(options.root, path)));
+    const prefix = options.root.endsWith(sep) ? options.root : options.root + sep;
+    for (const path of listed) consider(path, lstatOrNull(prefix + path));
   } else {
     walkDirectory(options.root, "", [], consider);
   }
