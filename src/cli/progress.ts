@@ -21,7 +21,7 @@ export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream 
     const now = Date.now();
     if (!force && now - lastDraw < 80) return; // redraw at most ~12 times a second
     lastDraw = now;
-    const width = Math.max(20, (stream.columns ?? 80) - 1);
+    const width = Math.max(20, (stream.columns || 80) - 1);
     stream.write(`\r\x1b[2K${line.slice(0, width)}`);
     drawn = true;
   };

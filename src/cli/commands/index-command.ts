@@ -81,9 +81,7 @@ export function formatIndexSummary(stats: IndexStats, semanticWanted: boolean): 
     `  history   ${formatCount(t.commits)} commits${stats.commitsRead ? ` (${formatCount(stats.commitsRead)} read now)` : ""}`,
     `  timings   ${timings}`,
     `  index     ${formatBytes(stats.indexBytes)} on disk`,
-    semanticWanted
-      ? "  semantic  off: local embeddings are not available in this version yet; ranking is lexical, symbolic and historical"
-      : "  semantic  off (--no-semantic)",
+    semanticWanted ? "  semantic  off (local embeddings are not part of this version yet)" : "  semantic  off (--no-semantic)",
   ];
   return `${lines.join("\n")}\n`;
 }

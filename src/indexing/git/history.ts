@@ -38,16 +38,20 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const incremental = meta.gitHead !== null && head !== null && (await isAncestor(task.root, meta.gitHead, head));
   const since = incremental ? meta.gitHead : null;
 
-  const commits: CommitInfo[] = [];
+  // Only commits that some current file lists (newest first, capped per file) keep their message:
+  // lists only grow while reading, so a commit listed when read stays listed.
+  const kept: CommitInfo[] = [];
+  let read = 0;
   const perFile = new Map<string, Pending>();
   // History is kept for the files of HEAD only: paths deleted long ago would be most of it.
   const live = head ? await treeFiles(task.root, head) : new Set<string>();
   const boundary = head ? await shallowBoundary(task.root) : new Set<string>();
   if (head) {
     for await (const c of logCommits(task.root, head, since, task.maxCommits)) {
+      read++;
       if (boundary.has(c.hash)) c.files = [];
-      commits.push({ hash: c.hash, time: c.time, message: c.message.slice(0, MAX_MESSAGE), fileCount: c.files.length });
       const short = c.hash.slice(0, SHORT_HASH);
+      let listed = false;
       const withCochange = c.files.length <= task.cochangeMaxFiles;
       for (const path of c.files) {
         if (!live.has(path)) continue;
@@ -55,13 +59,20 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
         if (!p) perFile.set(path, (p = { commits: [], churn: 0, lastChange: 0, cochange: new Map() }));
         p.churn++;
         p.lastChange = Math.max(p.lastChange, c.time);
-        if (p.commits.length < task.historyPerFile) p.commits.push(short);
+        if (p.commits.length < task.historyPerFile) {
+          p.commits.push(short);
+          listed = true;
+        }
         if (withCochange) {
           for (const other of c.files) {
             if (other !== path && live.has(other)) p.cochange.set(other, (p.cochange.get(other) ?? 0) + 1);
           }
+          // Bounded memory: a central file can co-change with thousands of others over 50k
+          // commits. Keep the strongest few (commits come newest first, so ties favour recent).
+          if (p.cochange.size > 8 * task.cochangePerFile) p.cochange = topEntries(p.cochange, 2 * task.cochangePerFile);
         }
       }
+      if (listed) kept.push({ hash: c.hash, time: c.time, message: c.message.slice(0, MAX_MESSAGE), fileCount: c.files.length });
     }
   }
 
@@ -72,30 +83,28 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
     } else {
       for (const key of store.history.getKeys()) if (!live.has(key)) void store.history.remove(key);
     }
-    // Only commits some current file still lists are worth their messages' space.
-    const referenced = new Set<string>();
-    for (const p of perFile.values()) for (const h of p.commits) referenced.add(h);
-    for (const c of commits) {
-      const short = c.hash.slice(0, SHORT_HASH);
-      if (referenced.has(short)) void store.commits.put(short, c);
-    }
+    for (const c of kept) void store.commits.put(c.hash.slice(0, SHORT_HASH), c);
     for (const [path, p] of perFile) {
       const old = incremental ? store.history.get(path) : undefined;
       void store.history.put(path, merge(old, p, task));
     }
     store.updateMeta((m) => {
       m.gitHead = head;
-      m.commits = incremental ? m.commits + commits.length : commits.length;
+      m.commits = incremental ? m.commits + read : read;
     });
   });
-  return { head, commitsRead: commits.length, rebuilt: !incremental, warnings, ms: Math.round(performance.now() - started) };
+  return { head, commitsRead: read, rebuilt: !incremental, warnings, ms: Math.round(performance.now() - started) };
+}
+
+function topEntries(counts: Map<string, number>, k: number): Map<string, number> {
+  return new Map([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k));
 }
 
 /** Newer commits (`fresh`) go in front of the stored ones; co-change counts add up, top entries kept. */
 function merge(old: FileHistory | undefined, fresh: Pending, task: GitTask): FileHistory {
   const counts = new Map<string, number>(Object.entries(old?.cochange ?? {}));
   for (const [path, n] of fresh.cochange) counts.set(path, (counts.get(path) ?? 0) + n);
-  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, task.cochangePerFile);
+  const top = topEntries(counts, task.cochangePerFile);
   return {
     commits: [...fresh.commits, ...(old?.commits ?? [])].slice(0, task.historyPerFile),
     churn: fresh.churn + (old?.churn ?? 0),
