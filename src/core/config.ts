@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { ContextSmithError } from "./errors.js";
 
 /** Options a caller may set; every one has a default. */
 export interface IndexOptions {
@@ -62,15 +63,22 @@ export function resolveConfig(root: string, options: IndexOptions = {}): Config 
   const indexDir = options.indexDir
     ? isAbsolute(options.indexDir) ? options.indexDir : resolve(absRoot, options.indexDir)
     : join(absRoot, ".contextsmith");
-  const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()));
   return Object.freeze({
     ...DEFAULTS,
     root: absRoot,
     indexDir,
-    jobs,
+    jobs: positiveInteger("jobs", options.jobs) ?? availableParallelism(),
     git: options.git ?? DEFAULTS.git,
     semantic: options.semantic ?? DEFAULTS.semantic,
-    maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
-    maxCommits: options.maxCommits ?? DEFAULTS.maxCommits,
+    maxFileBytes: positiveInteger("maxFileBytes", options.maxFileBytes) ?? DEFAULTS.maxFileBytes,
+    maxCommits: positiveInteger("maxCommits", options.maxCommits) ?? DEFAULTS.maxCommits,
   });
+}
+
+function positiveInteger(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ContextSmithError("INVALID_ARGUMENT", `${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
 }

@@ -99,16 +99,18 @@ export class IndexStore {
   static async #openExisting(indexDir: string): Promise<IndexStore | string> {
     const damage = checkDataFile(join(indexDir, DATA_FILE));
     if (damage) return damage;
-    let store: IndexStore;
+    let store: IndexStore | undefined;
+    let meta: StoreMeta | undefined;
     try {
       store = new IndexStore(indexDir, false);
+      meta = store.#meta.get(META_KEY);
     } catch (error) {
-      // Only a store LMDB itself calls damaged is discarded; any other failure (permissions,
-      // a full disk) is the user's to see, and their index is kept.
+      // Only a store LMDB (or the decoder) calls damaged is discarded; any other failure
+      // (permissions, a full disk) is the user's to see, and their index is kept.
+      await store?.close();
       if (!isCorruption(error)) throw error;
       return `the index could not be read (${(error as Error).message})`;
     }
-    const meta = store.#meta.get(META_KEY);
     if (meta?.schema === SCHEMA_VERSION) return store;
     await store.close();
     return meta ? `the index has schema ${meta.schema}, this version uses ${SCHEMA_VERSION}` : "the index has no metadata (its creation was interrupted)";
@@ -292,7 +294,7 @@ export class IndexStore {
 /** Errors by which LMDB (or the decoder) says the data itself is damaged. */
 function isCorruption(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
-  return /MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH|MDB_PAGE_NOTFOUND|not an LMDB|Invalid argument|Data read, but end of buffer not reached|Unexpected end of MessagePack/i.test(message);
+  return /MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH|MDB_PAGE_NOTFOUND|Data read, but end of buffer not reached|Unexpected end of MessagePack/i.test(message);
 }
 
 function freshMeta(): StoreMeta {

@@ -71,10 +71,13 @@ describe("ctxsmith index", () => {
     expect(JSON.parse(json.stdout)).toEqual({ error: { code: "PATH_NOT_FOUND", message: "No such directory: /no/such/repo" } });
   });
 
-  it("rejects unknown options with a usage error", () => {
+  it("rejects unknown options and bad values with a usage error", () => {
     const r = runCli(["index", "--bogus"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/Unknown argument: bogus/);
+    const jobs = runCli(["index", "--jobs", "many"]);
+    expect(jobs.status).toBe(2);
+    expect(jobs.stderr).toBe("ctxsmith: jobs must be a positive integer, got NaN\n");
   });
 
   it("fails at once with --no-wait while another run holds the lock", () => {
