@@ -4,7 +4,6 @@ import { resolve } from "node:path";
 export interface CliIO {
   stdout: NodeJS.WriteStream | NodeJS.WritableStream;
   stderr: NodeJS.WriteStream;
-  cwd: string;
   signal?: AbortSignal;
   resolvePath(path: string): string;
 }
@@ -14,7 +13,6 @@ export function processIO(signal?: AbortSignal): CliIO {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    cwd,
     signal,
     resolvePath: (path) => resolve(cwd, path),
   };

@@ -66,9 +66,3 @@ export function classifyPath(relPath: string): PathClass {
   if (TEXT_EXTENSIONS.has(ext) || TEXT_NAMES.has(base)) return { kind: "text" };
   return { kind: "unsupported" };
 }
-
-/** The fenced-code language tag for a path (used by renderers). */
-export function languageOf(relPath: string): Language | null {
-  const c = classifyPath(relPath);
-  return c.kind === "parsed" ? c.language : null;
-}

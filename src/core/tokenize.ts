@@ -16,7 +16,7 @@ const MIN_LEN = 2;
 const MAX_LEN = 64;
 
 /** Calls `emit` for every token of `text`, in order, duplicates included. */
-export function forEachToken(text: string, emit: (token: string) => void): void {
+function forEachToken(text: string, emit: (token: string) => void): void {
   WORD.lastIndex = 0;
   for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
     const word = m[0];

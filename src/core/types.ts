@@ -119,7 +119,7 @@ export interface FileHistory {
   churn: number;
   /** Time of the last commit that touched it (seconds). */
   lastChange: number;
-  /** Files changed together with this one: path -> number of shared commits (top entries only). */
+  /** Files changed together with this one: path -> number of shared commits (top entries only; empty for a file with a single commit). */
   cochange: Record<string, number>;
 }
 

@@ -131,7 +131,7 @@ interface ParseCounts {
 }
 
 /** Splits the reads into batches bounded by file count and bytes. */
-export function makeBatches(files: readonly PlannedRead[], maxFiles: number, maxBytes: number): PlannedRead[][] {
+function makeBatches(files: readonly PlannedRead[], maxFiles: number, maxBytes: number): PlannedRead[][] {
   const batches: PlannedRead[][] = [];
   let current: PlannedRead[] = [];
   let bytes = 0;

@@ -1,30 +1,22 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import { startCli } from "../helpers/cli.js";
 import { dumpIndex } from "../helpers/dump.js";
+import { cleanIndexDump } from "../helpers/index.js";
 import type { TempRepo } from "../helpers/repo.js";
 import { syntheticRepo } from "../helpers/synthetic.js";
 
 describe("concurrent use", () => {
   let repo: TempRepo;
-  let cleanDir: string;
   let clean: unknown;
 
   beforeAll(async () => {
     repo = syntheticRepo(600);
-    cleanDir = mkdtempSync(join(tmpdir(), "ctxsmith-clean-"));
-    const engine = new Engine(repo.root, { jobs: 2, indexDir: join(cleanDir, "index") });
-    await engine.index();
-    await engine.close();
-    clean = await dumpIndex(join(cleanDir, "index"));
+    clean = await cleanIndexDump(repo.root);
   });
-  afterAll(() => {
-    repo.dispose();
-    rmSync(cleanDir, { recursive: true, force: true });
-  });
+  afterAll(() => repo.dispose());
 
   it("serialises two index runs started together: one waits, both succeed, the index is right", async () => {
     rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });

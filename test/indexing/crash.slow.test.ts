@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Engine } from "../../src/engine.js";
 import type { ProgressEvent } from "../../src/core/types.js";
 import { runCli, startCli } from "../helpers/cli.js";
 import { dumpIndex } from "../helpers/dump.js";
+import { cleanIndexDump } from "../helpers/index.js";
 import type { TempRepo } from "../helpers/repo.js";
 import { syntheticRepo } from "../helpers/synthetic.js";
 
@@ -28,21 +27,13 @@ async function killDuring(root: string, when: (e: ProgressEvent) => boolean): Pr
 
 describe("crash safety: kill -9 during indexing", () => {
   let repo: TempRepo;
-  let cleanDir: string;
   let clean: unknown;
 
   beforeAll(async () => {
     repo = syntheticRepo(900);
-    cleanDir = mkdtempSync(join(tmpdir(), "ctxsmith-clean-"));
-    const engine = new Engine(repo.root, { jobs: 2, indexDir: join(cleanDir, "index") });
-    await engine.index();
-    await engine.close();
-    clean = await dumpIndex(join(cleanDir, "index"));
+    clean = await cleanIndexDump(repo.root);
   });
-  afterAll(() => {
-    repo.dispose();
-    rmSync(cleanDir, { recursive: true, force: true });
-  });
+  afterAll(() => repo.dispose());
 
   const points: KillPoint[] = [
     { name: "right after planning, before any commit", when: (e) => e.stage === "plan" },

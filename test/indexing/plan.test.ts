@@ -2,6 +2,7 @@ import { utimesSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import { planRun } from "../../src/indexing/plan.js";
+import { indexOnce } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
 
 describe("planRun", () => {
@@ -38,29 +39,20 @@ describe("incremental indexing", () => {
     "src/c.py": "class Gamma:\n    pass\n",
   };
 
-  async function index(root: string) {
-    const engine = new Engine(root, { jobs: 1, git: false });
-    try {
-      return await engine.index();
-    } finally {
-      await engine.close();
-    }
-  }
-
   it("indexes everything the first time, then nothing when nothing changed", async () => {
     repo = TempRepo.create(files);
-    const first = await index(repo.root);
+    const first = await indexOnce(repo.root);
     expect(first.files).toMatchObject({ parsed: 3, unchanged: 0, removed: 0 });
-    const second = await index(repo.root);
+    const second = await indexOnce(repo.root);
     expect(second.files).toMatchObject({ parsed: 0, unchanged: 3, touched: 0, removed: 0 });
     expect(second.totals).toMatchObject({ files: 3, symbols: 3 });
   });
 
   it("re-parses an added and a modified file only", async () => {
     repo = TempRepo.create(files);
-    await index(repo.root);
+    await indexOnce(repo.root);
     repo.write({ "src/d.py": "def delta():\n    pass\n", "src/a.py": "def alpha2():\n    return 2\n" });
-    const stats = await index(repo.root);
+    const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 2, unchanged: 2, removed: 0 });
     const engine = new Engine(repo.root);
     expect(engine.store()!.parsed.get("src/a.py")!.symbols.map((s) => s.name)).toEqual(["alpha2"]);
@@ -69,9 +61,9 @@ describe("incremental indexing", () => {
 
   it("removes a deleted file with everything derived from it", async () => {
     repo = TempRepo.create(files);
-    await index(repo.root);
+    await indexOnce(repo.root);
     repo.remove("src/c.py");
-    const stats = await index(repo.root);
+    const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 0, removed: 1 });
     expect(stats.totals).toMatchObject({ files: 2, symbols: 2 });
     const engine = new Engine(repo.root);
@@ -85,10 +77,10 @@ describe("incremental indexing", () => {
 
   it("treats a rename as a removal and an addition", async () => {
     repo = TempRepo.create(files);
-    await index(repo.root);
+    await indexOnce(repo.root);
     repo.write({ "src/renamed.py": files["src/b.py"] });
     repo.remove("src/b.py");
-    const stats = await index(repo.root);
+    const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 1, removed: 1 });
     const engine = new Engine(repo.root);
     expect(engine.lexical().search("beta", { field: "symbols" })).toEqual(["src/renamed.py"]);
@@ -97,22 +89,22 @@ describe("incremental indexing", () => {
 
   it("only refreshes the stat of a file touched without a content change", async () => {
     repo = TempRepo.create(files);
-    await index(repo.root);
+    await indexOnce(repo.root);
     const later = new Date(Date.now() + 60_000);
     utimesSync(repo.path("src/a.py"), later, later);
-    const stats = await index(repo.root);
+    const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 0, unchanged: 3, touched: 1 });
     // The refreshed stat means the next run does not even read it.
-    const again = await index(repo.root);
+    const again = await indexOnce(repo.root);
     expect(again.files).toMatchObject({ parsed: 0, touched: 0, unchanged: 3 });
   });
 
   it("re-parses nothing when every mtime changed but no content did (a restored CI cache)", async () => {
     repo = TempRepo.create(files);
-    await index(repo.root);
+    await indexOnce(repo.root);
     const later = new Date(Date.now() + 120_000);
     for (const path of Object.keys(files)) utimesSync(repo.path(path), later, later);
-    const stats = await index(repo.root);
+    const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 0, touched: 3, unchanged: 3, removed: 0 });
   });
 });

@@ -2,39 +2,30 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { afterEach, describe, expect, it } from "vitest";
-import { Engine } from "../../src/engine.js";
 import { IndexStore } from "../../src/store/store.js";
 import { SCHEMA_VERSION } from "../../src/store/types.js";
+import { indexOnce } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
 
 describe("store", () => {
   let repo: TempRepo | undefined;
   afterEach(() => repo?.dispose());
 
-  async function index(root: string) {
-    const engine = new Engine(root, { jobs: 1, git: false });
-    try {
-      return await engine.index();
-    } finally {
-      await engine.close();
-    }
-  }
-
   it("lives in .contextsmith, ignored by git from the inside", async () => {
     repo = TempRepo.create({ "a.py": "x = 1\n" }, { git: true });
-    await index(repo.root);
+    await indexOnce(repo.root);
     expect(repo.git("status", "--porcelain")).toBe("");
   });
 
   it("rebuilds cleanly when the schema version differs", async () => {
     repo = TempRepo.create({ "a.py": "def a():\n    pass\n" });
-    await index(repo.root);
+    await indexOnce(repo.root);
     // Simulate an index written by another version.
     const env = open({ path: join(repo.root, ".contextsmith", "index.lmdb"), noSubdir: true, maxDbs: 16 });
     const meta = env.openDB("meta", {});
     await meta.put("meta", { ...meta.get("meta"), schema: SCHEMA_VERSION + 100 });
     await env.close();
-    const stats = await index(repo.root);
+    const stats = await indexOnce(repo.root);
     expect(stats.rebuilt).toBe(true);
     expect(stats.warnings.join(" ")).toMatch(/schema/);
     expect(stats.files.parsed).toBe(1);
@@ -43,27 +34,27 @@ describe("store", () => {
 
   it("rebuilds a damaged index file instead of crashing", async () => {
     repo = TempRepo.create({ "a.py": "def a():\n    pass\n" });
-    await index(repo.root);
+    await indexOnce(repo.root);
     const file = join(repo.root, ".contextsmith", "index.lmdb");
     writeFileSync(file, Buffer.alloc(50_000, 7));
-    const stats = await index(repo.root);
+    const stats = await indexOnce(repo.root);
     expect(stats.rebuilt).toBe(true);
     expect(stats.totals.symbols).toBe(1);
   });
 
   it("refuses to read a damaged index with a clear error", async () => {
     repo = TempRepo.create({ "a.py": "x = 1\n" });
-    await index(repo.root);
+    await indexOnce(repo.root);
     writeFileSync(join(repo.root, ".contextsmith", "index.lmdb"), "garbage");
     expect(() => IndexStore.openForRead(join(repo!.root, ".contextsmith"))).toThrowError(expect.objectContaining({ code: "INDEX_CORRUPT" }));
   });
 
   it("keeps running totals equal to a recount", async () => {
     repo = TempRepo.create({ "a.py": "def a():\n    b()\n", "b.py": "import os\ndef b():\n    pass\n", "c.md": "# Notes\n" });
-    await index(repo.root);
+    await indexOnce(repo.root);
     repo.write({ "a.py": "def a():\n    b()\n    c()\n\ndef z():\n    pass\n" });
     repo.remove("b.py");
-    await index(repo.root);
+    await indexOnce(repo.root);
     const store = IndexStore.openForRead(join(repo.root, ".contextsmith"))!;
     try {
       const recount = { files: 0, symbols: 0, calls: 0, imports: 0, bytes: 0, tokens: 0 };

@@ -200,7 +200,7 @@ function docOf(language: Language, node: TSNode, anchor: TSNode): string {
 }
 
 /** The first sentence of a comment or docstring, markers stripped, whitespace collapsed. */
-export function firstSentence(raw: string): string {
+function firstSentence(raw: string): string {
   const paragraph: string[] = [];
   for (const line of raw.split("\n")) {
     const text = line
