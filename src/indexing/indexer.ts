@@ -179,7 +179,8 @@ async function parseAndCommit(
   // enough that memory stays flat on huge repositories.
   const inFlight = Math.max(2, config.jobs * 2);
   // Commits apply one at a time, in completion order; a parse loop only waits for them when too
-  // many are queued, so workers never idle while LMDB flushes.
+  // many are queued, so workers never idle while LMDB flushes. The chain never rejects: the
+  // first failure is kept and stops both parsing and committing.
   let commitChain: Promise<void> = Promise.resolve();
   let queuedCommits = 0;
   const commit = async (updates: FileUpdate[], warnings: string[], files: number): Promise<void> => {
@@ -196,10 +197,14 @@ async function parseAndCommit(
     done += files;
     emit({ stage: "parse", done, total: reads.length, batch: files });
   };
+  // A loop stops taking batches when the run is cancelled or another loop failed. All loops
+  // settle before the pool is destroyed: piscina terminates busy threads on destroy, and a thread
+  // torn down inside tree-sitter or during its N-API finalizers aborts the whole process.
+  let failure: unknown;
+  const stopped = (): boolean => failure !== undefined || signal?.aborted === true;
   try {
     const loops = Array.from({ length: Math.min(inFlight, batches.length) }, async () => {
-      while (next < batches.length) {
-        if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
+      while (next < batches.length && !stopped()) {
         const batch = batches[next++]!;
         const task: ParseTask = {
           version: PROTOCOL_VERSION,
@@ -210,25 +215,33 @@ async function parseAndCommit(
         };
         let result: ParseResult;
         try {
-          result = (await pool.run(task, { signal: signal ?? null })) as ParseResult;
+          // No abort signal for piscina either, for the same reason: cancelling stops submitting,
+          // and a batch in flight finishes (well under a second).
+          result = (await pool.run(task)) as ParseResult;
         } catch (error) {
-          if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
-          throw ContextSmithError.from(error);
+          failure ??= ContextSmithError.from(error);
+          return;
         }
         queuedCommits++;
-        commitChain = commitChain.then(() => commit(result.updates, result.warnings, batch.length)).finally(() => {
-          queuedCommits--;
-        });
+        commitChain = commitChain
+          .then(() => (failure === undefined ? commit(result.updates, result.warnings, batch.length) : undefined))
+          .catch((error: unknown) => {
+            failure ??= error;
+          })
+          .finally(() => {
+            queuedCommits--;
+          });
         if (queuedCommits > inFlight) await commitChain;
       }
     });
     await Promise.all(loops);
   } finally {
     // Whatever was parsed is committed, even when a later batch failed or the run was cancelled.
-    await commitChain.catch(() => undefined);
+    await commitChain;
     await pool.destroy();
   }
-  await commitChain;
+  if (failure !== undefined) throw failure;
+  if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
   return counts;
 }
 
