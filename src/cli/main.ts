@@ -35,7 +35,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`ctxsmith: ${err.message}\n`);
     // A bug, not bad input: the stack helps a report; CTXSMITH_DEBUG shows it for every error.
     if (err.code === "INTERNAL" || process.env.CTXSMITH_DEBUG) process.stderr.write(`${(error as Error).stack ?? ""}\n`);
-    return err.code === "INVALID_ARGUMENT" ? 2 : 1;
+    // 130: the shell's convention for a run stopped by Ctrl-C.
+    return err.code === "INVALID_ARGUMENT" ? 2 : err.code === "ABORTED" ? 130 : 1;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
