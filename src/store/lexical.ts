@@ -146,36 +146,53 @@ export class LexicalBuilder {
   }
 }
 
-/** Loads the snapshot and replays the journal over it. */
+/**
+ * Loads the snapshot and replays the journal over it. Each half loads on first use: a caller that
+ * only scores with BM25 never parses the FlexSearch export, and the other way round.
+ */
 export function loadLexical(store: IndexStore): LexicalIndex {
-  const doc = newDocument();
-  for (const { key, value } of store.lexical.getRange({ start: FLEX_PREFIX, end: `${FLEX_PREFIX}\uffff` })) {
-    doc.import(key.slice(FLEX_PREFIX.length), value.toString("utf8"));
-  }
-  const base = Bm25Snapshot.parse(store.lexical.get(BM25_KEY));
-  const overlay = new Bm25Builder();
-  const stale = new Set<number>();
+  // The journal: files changed since the snapshot. The snapshot may hold an older version of each
+  // under the same id; that version is masked and the current one laid over it.
+  const changed: Array<{ file: StoredFile; input: LexicalInput | null }> = [];
   for (const path of store.journal.getKeys()) {
     const file = store.file(path);
-    // The snapshot may hold an older version under the same id: mask it, add the current one.
-    if (file) {
-      stale.add(file.id);
-      doc.remove(file.id);
-      if (file.skipped) continue;
-      const input = lexicalInput(store.parsed.get(path), store.terms.get(path));
-      doc.add(lexicalDoc(file, input));
-      overlay.add(file.id, input);
-    }
+    if (file) changed.push({ file, input: file.skipped ? null : lexicalInput(store.parsed.get(path), store.terms.get(path)) });
   }
-  // Ids of removed files are dropped from the id map, so they are never reported.
+  // Ids of removed files are absent from the id map, so they are never reported.
   const paths = new Map<number, string>();
   for (const { key, value } of store.paths.getRange()) paths.set(key, value);
-  for (const id of base.ids()) if (!paths.has(id)) stale.add(id);
-  const bm25 = new OverlaidBm25(base, overlay.freeze(), stale);
+
+  let bm25: Bm25Stats | undefined;
+  let doc: Document<LexicalDoc> | undefined;
+  const loadBm25 = (): Bm25Stats => {
+    const base = Bm25Snapshot.parse(store.lexical.get(BM25_KEY));
+    const overlay = new Bm25Builder();
+    const stale = new Set<number>();
+    for (const { file, input } of changed) {
+      stale.add(file.id);
+      if (input) overlay.add(file.id, input);
+    }
+    for (const id of base.ids()) if (!paths.has(id)) stale.add(id);
+    return new OverlaidBm25(base, overlay.freeze(), stale);
+  };
+  const loadDocument = (): Document<LexicalDoc> => {
+    const d = newDocument();
+    for (const { key, value } of store.lexical.getRange({ start: FLEX_PREFIX, end: `${FLEX_PREFIX}\uffff` })) {
+      d.import(key.slice(FLEX_PREFIX.length), value.toString("utf8"));
+    }
+    for (const { file, input } of changed) {
+      d.remove(file.id);
+      if (input) d.add(lexicalDoc(file, input));
+    }
+    return d;
+  };
   return {
-    bm25,
+    get bm25() {
+      return (bm25 ??= loadBm25());
+    },
     pathOf: (id) => paths.get(id),
     search(query, options = {}) {
+      doc ??= loadDocument();
       const limit = options.limit ?? 50;
       // suggest: files matching only some of the query's tokens still come back, ranked lower
       // (a task says `chargeCard`, the code says `charge_card`).
