@@ -85,12 +85,15 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
     }
     const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
     const ms = Math.round(performance.now() - started);
-    await store.transaction(() =>
-      store!.updateMeta((m) => {
-        m.semantic = false; // no embedding provider yet: the semantic signal is off
-        if (changed || m.lastRun === null) m.lastRun = { at: Date.now(), ms, parsed: counts.parsed, removed: plan.remove.length };
-      }),
-    );
+    // A no-change run writes nothing: not even a meta commit (an fsync) to say so.
+    if (changed || store.meta().lastRun === null) {
+      await store.transaction(() =>
+        store!.updateMeta((m) => {
+          m.semantic = false; // no embedding provider yet: the semantic signal is off
+          m.lastRun = { at: Date.now(), ms, parsed: counts.parsed, removed: plan.remove.length };
+        }),
+      );
+    }
     warnings.push(...counts.warnings, ...(git?.warnings ?? []));
     const meta = store.meta();
     const skipped = { ...walked.skipped };

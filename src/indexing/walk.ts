@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { execa } from "execa";
 import ignore, { type Ignore } from "ignore";
 import { classifyPath } from "../core/languages.js";
@@ -69,7 +69,12 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
 
   if (listed) {
     const prefix = options.root.endsWith(sep) ? options.root : options.root + sep;
-    for (const path of listed) consider(path, lstatOrNull(prefix + path));
+    const inside = insideRoot(options.root);
+    for (const path of listed) {
+      // git lists index entries; a tracked folder since replaced by a symlink would lead out.
+      if (!inside(dirname(path))) count("symlink");
+      else consider(path, lstatOrNull(prefix + path));
+    }
   } else {
     walkDirectory(options.root, "", [], consider);
   }
@@ -99,6 +104,23 @@ async function gitListFiles(root: string): Promise<string[] | null> {
     seen.add(top ? entry.slice(top.length) : entry); // a file both staged and unmerged is listed twice
   }
   return [...seen];
+}
+
+/**
+ * Whether a folder (relative, with `/`) is reached without passing through a symlink: its
+ * parent is, and it is no symlink itself. One lstat per distinct folder, cached.
+ */
+function insideRoot(root: string): (dir: string) => boolean {
+  const cache = new Map<string, boolean>([[".", true]]);
+  const check = (dir: string): boolean => {
+    let verdict = cache.get(dir);
+    if (verdict === undefined) {
+      verdict = check(dirname(dir)) && lstatOrNull(join(root, dir))?.isSymbolicLink() !== true;
+      cache.set(dir, verdict);
+    }
+    return verdict;
+  };
+  return check;
 }
 
 function lstatOrNull(path: string): Stats | null {

@@ -80,6 +80,20 @@ describe("walk", () => {
     }
   });
 
+  it("does not follow a tracked folder that was replaced by a symlink out of the root", async () => {
+    const outside = TempRepo.create({ "lib/secret.py": "x = 1\n" });
+    try {
+      repo = TempRepo.create({ "lib/secret.py": "x = 0\n", "ok.py": "x = 1\n" }, { git: true });
+      repo.remove("lib");
+      symlinkSync(outside.path("lib"), repo.path("lib"));
+      const result = await walk({ root: repo.root, indexDir: repo.path(".contextsmith"), maxFileBytes: MiB });
+      expect(result.files.map((f) => f.path)).toEqual(["ok.py"]);
+      expect(result.skipped.symlink).toBe(2); // the link itself (untracked) and the entry behind it
+    } finally {
+      outside.dispose();
+    }
+  });
+
   it("handles spaces and unicode in paths, with and without git", async () => {
     const files = { "dir with space/naïve file.py": "x = 1\n", "日本/コード.ts": "export {};\n" };
     repo = TempRepo.create(files);
