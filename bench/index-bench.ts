@@ -33,7 +33,7 @@ if (!repo) {
 const runs = Number(opt("runs", "3"));
 const out = opt("out");
 const runner = fileURLToPath(new URL("./run-index.js", import.meta.url));
-const cli = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../ctxsmith.js", import.meta.url));
 const indexDir = join(repo, ".contextsmith");
 
 function runIndex(extra: string[]): Run {

@@ -3,11 +3,15 @@ import { fileURLToPath } from "node:url";
 import type { Piscina } from "piscina";
 
 /**
- * Resolves a compiled worker entry. From `dist/src/indexing/` it is the sibling
- * `dist/workers/<name>.js`; when this module runs from source (tests), the build's copy.
+ * Resolves a compiled worker entry, `dist/workers/<name>.js`, from wherever this module runs:
+ * `dist/src/indexing/` (the library), `dist/` (the bundled CLI) or `src/indexing/` (tests).
  */
 export function workerFile(name: "parse" | "git-log"): string {
-  const candidates = [new URL(`../../workers/${name}.js`, import.meta.url), new URL(`../../dist/workers/${name}.js`, import.meta.url)];
+  const candidates = [
+    new URL(`./workers/${name}.js`, import.meta.url),
+    new URL(`../../workers/${name}.js`, import.meta.url),
+    new URL(`../../dist/workers/${name}.js`, import.meta.url),
+  ];
   for (const url of candidates) {
     const path = fileURLToPath(url);
     if (existsSync(path)) return path;

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** The built CLI (tests run after `npm run build`). */
-export const CLI = fileURLToPath(new URL("../../dist/src/cli/main.js", import.meta.url));
+/** The built, bundled CLI exactly as installed (tests run after `npm run build`). */
+export const CLI = fileURLToPath(new URL("../../dist/ctxsmith.js", import.meta.url));
 
 export interface CliResult {
   status: number | null;
