@@ -15,6 +15,21 @@ export async function indexOnce(root: string, options: EngineOptions = {}): Prom
   }
 }
 
+/** Indexes `root` with a fresh engine, hands the engine to `fn`, and closes it. */
+export async function withIndexedEngine(
+  root: string,
+  options: EngineOptions,
+  fn: (engine: Engine) => void | Promise<void>,
+): Promise<void> {
+  const engine = new Engine(root, { jobs: 1, ...options });
+  try {
+    await engine.index();
+    await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
 /** The dump of a clean, uninterrupted index of `root`, built in a temp folder outside it. */
 export async function cleanIndexDump(root: string): Promise<unknown> {
   const dir = mkdtempSync(join(tmpdir(), "ctxsmith-clean-"));

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import { tokenize } from "../../src/core/tokenize.js";
+import { withIndexedEngine } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
 
 const FILES = {
@@ -14,15 +15,7 @@ describe("lexical index", () => {
   let repo: TempRepo | undefined;
   afterEach(() => repo?.dispose());
 
-  async function withEngine(fn: (engine: Engine) => Promise<void> | void): Promise<void> {
-    const engine = new Engine(repo!.root, { jobs: 1, git: false });
-    try {
-      await engine.index();
-      await fn(engine);
-    } finally {
-      await engine.close();
-    }
-  }
+  const withEngine = (fn: (engine: Engine) => Promise<void> | void) => withIndexedEngine(repo!.root, { git: false }, fn);
 
   it("finds files by path, symbols and body", async () => {
     repo = TempRepo.create(FILES);

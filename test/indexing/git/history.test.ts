@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine.js";
+import { withIndexedEngine } from "../../helpers/index.js";
 import { TempRepo } from "../../helpers/repo.js";
 
 describe("git history", () => {
@@ -23,15 +24,7 @@ describe("git history", () => {
     return r;
   }
 
-  async function indexed(root: string, fn: (engine: Engine) => void | Promise<void>): Promise<void> {
-    const engine = new Engine(root, { jobs: 1 });
-    try {
-      await engine.index();
-      await fn(engine);
-    } finally {
-      await engine.close();
-    }
-  }
+  const indexed = (root: string, fn: (engine: Engine) => void | Promise<void>) => withIndexedEngine(root, {}, fn);
 
   it("records per-file commits, churn, last change and co-change", async () => {
     repo = scriptedRepo();
