@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { execa } from "execa";
+import { ContextSmithError } from "../../core/errors.js";
 
 /** One commit as read from `git log`. */
 export interface LoggedCommit {
@@ -64,11 +65,18 @@ export async function* logCommits(root: string, head: string, since: string | nu
     ...(since ? [`^${since}`] : []),
     "--",
   ];
-  const child = execa("git", args, { cwd: root, buffer: false, reject: false, encoding: "utf8" });
+  const child = execa("git", args, { cwd: root, buffer: false, reject: false });
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+    if (stderr.length < 4096) stderr += d;
+  });
+  // A decoding stream: multi-byte characters split across chunks stay whole.
+  const stdout = child.stdout!.setEncoding("utf8") as AsyncIterable<string>;
   let pending = "";
+  let finished = false;
   try {
-    for await (const chunk of child.stdout as AsyncIterable<string | Buffer>) {
-      pending += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    for await (const chunk of stdout) {
+      pending += chunk;
       const cut = pending.lastIndexOf(RS);
       if (cut <= 0) continue;
       const complete = pending.slice(0, cut);
@@ -82,9 +90,14 @@ export async function* logCommits(root: string, head: string, since: string | nu
       const commit = parseRecord(record);
       if (commit) yield commit;
     }
+    finished = true;
   } finally {
-    if (child.exitCode === null) child.kill();
-    await child.catch(() => undefined);
+    if (!finished && child.exitCode === null) child.kill();
+    const result = await child.catch(() => undefined);
+    // A reader that stopped early killed git itself; otherwise git must have succeeded.
+    if (finished && result?.exitCode !== 0) {
+      throw new ContextSmithError("GIT_FAILED", `git log failed: ${stderr.trim() || `exit code ${String(result?.exitCode)}`}`);
+    }
   }
 }
 

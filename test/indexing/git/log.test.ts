@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { logCommits } from "../../../src/indexing/git/log.js";
+import { TempRepo } from "../../helpers/repo.js";
+
+describe("logCommits", () => {
+  let repo: TempRepo | undefined;
+  afterEach(() => repo?.dispose());
+
+  const collect = async (root: string, head: string, since: string | null = null) => {
+    const out = [];
+    for await (const c of logCommits(root, head, since, 1000)) out.push(c);
+    return out;
+  };
+
+  it("streams commits newest first with messages and file lists, unicode intact", async () => {
+    repo = TempRepo.create({ "naïve/ファイル.py": "x = 1\n" }, { git: true, message: "Ajoute la première fonction ✓\n\nCorps du message." });
+    repo.write({ "b.py": "y = 2\n" });
+    const head = repo.commitAll("Second");
+    const commits = await collect(repo.root, head);
+    expect(commits.map((c) => [c.message, c.files])).toEqual([
+      ["Second", ["b.py"]],
+      ["Ajoute la première fonction ✓\n\nCorps du message.", ["naïve/ファイル.py"]],
+    ]);
+    expect(commits[0]!.hash).toBe(head);
+  });
+
+  it("reads only commits after `since`", async () => {
+    repo = TempRepo.create({ "a.py": "x\n" }, { git: true });
+    const first = repo.git("rev-parse", "HEAD").trim();
+    repo.write({ "a.py": "y\n" });
+    const head = repo.commitAll("Later");
+    expect((await collect(repo.root, head, first)).map((c) => c.message)).toEqual(["Later"]);
+  });
+
+  it("fails with GIT_FAILED when git cannot read the history", async () => {
+    repo = TempRepo.create({ "a.py": "x\n" }, { git: true });
+    await expect(collect(repo.root, "0123456789abcdef0123456789abcdef01234567")).rejects.toMatchObject({ code: "GIT_FAILED" });
+  });
+});
