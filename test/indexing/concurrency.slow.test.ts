@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
-import { startCli } from "../helpers/cli.js";
+import { startCli, type CliResult } from "../helpers/cli.js";
 import { dumpIndex } from "../helpers/dump.js";
 import { cleanIndexDump } from "../helpers/index.js";
 import type { TempRepo } from "../helpers/repo.js";
@@ -18,15 +18,27 @@ describe("concurrent use", () => {
   });
   afterAll(() => repo.dispose());
 
-  it("serialises two index runs started together: one waits, both succeed, the index is right", async () => {
+  it("serialises two index runs: the second waits, both succeed, the index is right", async () => {
     rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });
     const waited: string[] = [];
     const watch = (line: string) => {
       if (line.includes('"stage":"lock"')) waited.push(line);
     };
-    const a = startCli(["index", repo.root, "--progress", "json", "--json"], watch);
-    const b = startCli(["index", repo.root, "--progress", "json", "--json"], watch);
-    const [ra, rb] = await Promise.all([a.done, b.done]);
+    // B starts once A is committing batches, so A surely holds the lock when B asks for it.
+    let b: ReturnType<typeof startCli> | undefined;
+    let aDone: Promise<CliResult> | undefined;
+    const startedB = new Promise<void>((resolve) => {
+      const a = startCli(["index", repo.root, "--progress", "json", "--json"], (line) => {
+        watch(line);
+        if (!b && line.includes('"stage":"parse"')) {
+          b = startCli(["index", repo.root, "--progress", "json", "--json"], watch);
+          resolve();
+        }
+      });
+      aDone = a.done;
+    });
+    await startedB;
+    const [ra, rb] = await Promise.all([aDone!, b!.done]);
     expect(ra.status, ra.stderr).toBe(0);
     expect(rb.status, rb.stderr).toBe(0);
     expect(waited.length).toBe(1);
