@@ -8,6 +8,7 @@ export type ErrorCode =
   | "WORKER_FAILED"
   | "ABORTED"
   | "INVALID_ARGUMENT"
+  | "IO_ERROR"
   | "INTERNAL";
 
 /**
@@ -55,6 +56,7 @@ const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   "WORKER_FAILED",
   "ABORTED",
   "INVALID_ARGUMENT",
+  "IO_ERROR",
   "INTERNAL",
 ]);
 

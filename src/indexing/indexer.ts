@@ -40,7 +40,11 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
     }
   };
 
-  ensureIndexDir(config.indexDir);
+  try {
+    ensureIndexDir(config.indexDir);
+  } catch (error) {
+    throw new ContextSmithError("IO_ERROR", `Cannot create the index folder ${config.indexDir}: ${(error as Error).message}. Point --index-dir somewhere writable.`);
+  }
   const lock = await time("lock", () =>
     acquireWriteLock(config.indexDir, {
       wait: options.wait ?? true,

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -69,6 +69,22 @@ describe("ctxsmith index", () => {
     expect(file.stderr).toMatch(/^ctxsmith: Not a directory: .*README\.md\n$/);
     const json = runCli(["index", "/no/such/repo", "--json"]);
     expect(JSON.parse(json.stdout)).toEqual({ error: { code: "PATH_NOT_FOUND", message: "No such directory: /no/such/repo" } });
+  });
+
+  it("keeps the index in --index-dir, and says clearly when it cannot be created", () => {
+    repo = TempRepo.create(small);
+    const cache = TempRepo.create();
+    try {
+      const r = runCli(["index", repo.root, "--index-dir", cache.path("idx"), "--json"]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(cache.path("idx/index.lmdb"))).toBe(true);
+      expect(existsSync(repo.path(".contextsmith"))).toBe(false);
+      const bad = runCli(["index", repo.root, "--index-dir", repo.path("README.md/idx")]);
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toMatch(/^ctxsmith: Cannot create the index folder .*README\.md\/idx: ENOTDIR.*--index-dir somewhere writable\.\n$/);
+    } finally {
+      cache.dispose();
+    }
   });
 
   it("rejects unknown options and bad values with a usage error", () => {

@@ -15,6 +15,7 @@ interface IndexArgs {
   wait: boolean;
   progress: ProgressMode;
   "max-file-size"?: number;
+  "index-dir"?: string;
 }
 
 /** `ctxsmith index [PATH]` */
@@ -29,6 +30,7 @@ export function indexCommand(io: CliIO) {
         .option("git", { type: "boolean", default: true, describe: "Read git history (--no-git to skip)" })
         .option("semantic", { type: "boolean", default: true, describe: "Build semantic vectors when a model is configured (--no-semantic to skip)" })
         .option("max-file-size", { type: "number", describe: "Skip files larger than this many bytes (default 1 MiB)" })
+        .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith), e.g. a CI cache folder" })
         .option("wait", { type: "boolean", default: true, describe: "Wait for another index run (--no-wait fails at once)" })
         .option("json", { type: "boolean", default: false, describe: "Print the summary as JSON" })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing but errors" })
@@ -43,6 +45,7 @@ export function indexCommand(io: CliIO) {
         git: args.git,
         semantic: args.semantic,
         maxFileBytes: args["max-file-size"],
+        indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]),
       });
       const progress = progressRenderer(args.quiet ? "none" : args.progress, io.stderr);
       try {
