@@ -59,7 +59,7 @@ export function symbolsText(parsed: ParsedFile | null | undefined): string {
   return parsed ? parsed.symbols.map((s) => `${s.qualifiedName} ${s.signature} ${s.doc}`).join("\n") : "";
 }
 
-/** A file's lexical input, from its stored tables. */
+/** A file's lexical input: in the parse worker, or from the stored tables. */
 export function lexicalInput(parsed: ParsedFile | null | undefined, terms: TermStats | undefined): LexicalInput {
   const tf = terms?.tf ?? {};
   const list = Object.keys(tf);

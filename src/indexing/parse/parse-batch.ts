@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Packr } from "msgpackr";
 import { ContextSmithError } from "../../core/errors.js";
 import { termStats } from "../../core/tokenize.js";
-import { symbolsText } from "../../store/lexical.js";
+import { lexicalInput } from "../../store/lexical.js";
 import type { FileUpdate } from "../../store/types.js";
 import type { PlannedRead } from "../plan.js";
 import { PROTOCOL_VERSION, type ParseResult, type ParseTask } from "../protocol.js";
@@ -64,7 +64,6 @@ function parseOne(grammars: Grammars, task: ParseTask, file: PlannedRead, warnin
     }
   }
   const terms = termStats(text);
-  const termList = task.lexical ? Object.keys(terms.tf) : [];
   return {
     kind: "index",
     ...base,
@@ -79,9 +78,7 @@ function parseOne(grammars: Grammars, task: ParseTask, file: PlannedRead, warnin
       imports: parsed?.imports.length ?? 0,
       tokens: terms.length,
     },
-    lexical: task.lexical
-      ? { symbols: symbolsText(parsed), terms: termList, tfs: termList.map((t) => terms.tf[t]!), length: terms.length }
-      : null,
+    lexical: task.lexical ? lexicalInput(parsed, terms) : null,
   };
 }
 
