@@ -3,12 +3,34 @@ import { resolveConfig, type Config, type IndexOptions } from "./core/config.js"
 import { ContextSmithError } from "./core/errors.js";
 import type { IndexStats } from "./core/types.js";
 import { runIndex, type RunOptions } from "./indexing/indexer.js";
+import { tiktokenCounter, type TokenCounter } from "./query/pack/tokens.js";
+import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
+import { Searcher, type RankOptions } from "./query/searcher.js";
+import type { ContextResult, RankResult, SearchHit } from "./query/types.js";
 import { loadLexical, type LexicalIndex } from "./store/lexical.js";
 import { IndexStore } from "./store/store.js";
 import type { StoreMeta } from "./store/types.js";
 
-/** Options of an {@link Engine}: where the repository is and how it is indexed. */
-export type EngineOptions = IndexOptions;
+/** Options of an {@link Engine}: where the repository is, how it is indexed and how it is ranked. */
+export interface EngineOptions extends IndexOptions {
+  /** Fusion weights and packing parameters over the defaults (see `src/query/ranking-config.ts`). */
+  ranking?: RankingOverrides;
+}
+
+/** Options of a query (`rank`, `context`, `search`). */
+export interface QueryOptions {
+  /**
+   * Bring the index up to date first (default true): the incremental no-change check, re-indexing
+   * what changed, or a full build when there is no index yet. With false, the query reads the
+   * index as it is (it must exist).
+   */
+  refresh?: boolean;
+  /** Progress of the refresh, when it has work to do. */
+  onProgress?: RunOptions["onProgress"];
+  signal?: AbortSignal;
+  /** Ranking overrides for this query only. */
+  ranking?: RankingOverrides;
+}
 
 /** What `Engine.status()` reports about the stored index. */
 export interface IndexStatus {
@@ -36,11 +58,17 @@ export interface IndexStatus {
 export class Engine {
   /** The resolved configuration. */
   readonly config: Config;
+  /** The resolved ranking configuration. */
+  readonly ranking: RankingConfig;
   #reader: IndexStore | null = null;
+  #searcher: { key: string; searcher: Searcher } | null = null;
+  #counter: TokenCounter | null = null;
+  #refreshing: Promise<unknown> | null = null;
 
   /** @throws ContextSmithError `PATH_NOT_FOUND` or `NOT_A_DIRECTORY` for a bad root. */
   constructor(root: string, options: EngineOptions = {}) {
     this.config = resolveConfig(root, options);
+    this.ranking = resolveRanking(options.ranking);
     let isDir: boolean;
     try {
       isDir = statSync(this.config.root).isDirectory();
@@ -88,11 +116,88 @@ export class Engine {
     return this.#store();
   }
 
-  /** Releases the store. The engine can be used again afterwards (it reopens lazily). */
+  /**
+   * Ranks the repository's files for a task, best first, with each signal's rank and evidence.
+   *
+   * ```ts
+   * const { files } = await engine.rank("TypeError in charge_card when the card expired");
+   * ```
+   */
+  async rank(task: string, options: QueryOptions & { limit?: number } = {}): Promise<RankResult> {
+    const searcher = await this.#ready(options);
+    const result = searcher.rank(task, this.#rankOptions(options));
+    return options.limit === undefined ? result : { ...result, files: result.files.slice(0, options.limit) };
+  }
+
+  /**
+   * The code an agent should read for `task`, packed into `budget` tokens (default 4,000) of the
+   * configured encoding: markdown with a header per file and numbered lines. `tokens` is never
+   * more than `budget`.
+   */
+  async context(task: string, options: QueryOptions & { budget?: number } = {}): Promise<ContextResult> {
+    const budget = options.budget ?? 4000;
+    if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
+    const searcher = await this.#ready(options);
+    const config = this.#rankOptions(options).config ?? this.ranking;
+    return searcher.context(task, budget, this.#tokenCounter(config.pack.encoding), { config });
+  }
+
+  /** Functions and classes matching `query`, best first, with file, line and signature. */
+  async search(query: string, options: QueryOptions & { limit?: number } = {}): Promise<SearchHit[]> {
+    const searcher = await this.#ready(options);
+    return searcher.search(query, options.limit ?? 20);
+  }
+
+  /** Counts tokens as `context` does (the engine's configured encoding). */
+  countTokens(text: string): number {
+    return this.#tokenCounter(this.ranking.pack.encoding).count(text);
+  }
+
+  /** Releases the store and the token encoder. The engine can be used again afterwards (both reopen lazily). */
   async close(): Promise<void> {
     const reader = this.#reader;
     this.#reader = null;
+    this.#searcher = null;
+    this.#counter?.free();
+    this.#counter = null;
     await reader?.close();
+  }
+
+  /** Refreshes the index when asked, then returns a searcher over its current state. */
+  async #ready(options: QueryOptions): Promise<Searcher> {
+    if (options.refresh ?? true) await this.#refresh(options);
+    const store = this.#store();
+    if (!store) throw new ContextSmithError("INDEX_CORRUPT", `There is no index of ${this.config.root} yet: run \`ctxsmith index\` first.`);
+    const meta = store.meta();
+    // The searcher's loaded indexes stay valid while no commit changed what they were built from.
+    const key = `${meta.createdAt}:${meta.generation}`;
+    if (this.#searcher?.key !== key) this.#searcher = { key, searcher: new Searcher(store, this.config.root, this.ranking) };
+    return this.#searcher.searcher;
+  }
+
+  // One refresh at a time per engine: concurrent queries share the one in flight.
+  async #refresh(options: QueryOptions): Promise<void> {
+    this.#refreshing ??= this.index({ onProgress: options.onProgress, signal: options.signal }).finally(() => {
+      this.#refreshing = null;
+    });
+    try {
+      await this.#refreshing;
+    } catch (error) {
+      // A read-only index (a restored CI cache, a read-only checkout) still answers queries.
+      if (!(error instanceof ContextSmithError && error.code === "IO_ERROR" && IndexStore.exists(this.config.indexDir))) throw error;
+    }
+  }
+
+  #rankOptions(options: QueryOptions): RankOptions {
+    return options.ranking ? { config: resolveRanking(options.ranking, this.ranking) } : {};
+  }
+
+  #tokenCounter(encoding: string): TokenCounter {
+    if (this.#counter?.encoding !== encoding) {
+      this.#counter?.free();
+      this.#counter = tiktokenCounter(encoding);
+    }
+    return this.#counter;
   }
 
   #store(): IndexStore | null {

@@ -2,7 +2,10 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { ContextSmithError } from "../core/errors.js";
+import { contextCommand } from "./commands/context-command.js";
 import { indexCommand } from "./commands/index-command.js";
+import { rankCommand } from "./commands/rank-command.js";
+import { searchCommand } from "./commands/search-command.js";
 import { processIO } from "./io.js";
 
 /** Runs the CLI with `argv`; resolves to the exit code. */
@@ -14,10 +17,13 @@ export async function main(argv: string[]): Promise<number> {
   const io = processIO(abort.signal);
   const json = argv.includes("--json");
   try {
-    await yargs(argv)
+    await yargs(stdinDashes(argv))
       .scriptName("ctxsmith")
       .usage("$0 <command> [options]\n\nThe local context engine for coding agents.")
       .command(indexCommand(io))
+      .command(contextCommand(io))
+      .command(rankCommand(io))
+      .command(searchCommand(io))
       .demandCommand(1, "Name a command: see --help.")
       .strict()
       .help()
@@ -41,6 +47,21 @@ export async function main(argv: string[]): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/**
+ * yargs-parser reads a lone `-` after an option as an empty value; `--task-file -` (stdin) is
+ * passed on as `--task-file=-`, which it reads right.
+ */
+function stdinDashes(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--task-file" && argv[i + 1] === "-") {
+      out.push("--task-file=-");
+      i++;
+    } else out.push(argv[i]!);
+  }
+  return out;
 }
 
 process.exitCode = await main(hideBin(process.argv));

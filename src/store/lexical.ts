@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { Document } from "flexsearch";
-import { tokenize } from "../core/tokenize.js";
+import { termStats, tokenize } from "../core/tokenize.js";
 import type { ParsedFile, TermStats } from "../core/types.js";
 import type { IndexStore } from "./store.js";
 import type { LexicalInput, StoredFile } from "./types.js";
@@ -19,6 +19,10 @@ import type { LexicalInput, StoredFile } from "./types.js";
 
 const FLEX_PREFIX = "flex:";
 const BM25_KEY = "bm25";
+/** BM25 over each file's symbol text (names, qualified names, signatures, docs). */
+const SYMBOLS_BM25_KEY = "bm25:symbols";
+/** Keys of the lexical snapshot; the table also holds the history index, written by the git stage. */
+const isSnapshotKey = (key: string): boolean => key.startsWith(FLEX_PREFIX) || key === BM25_KEY || key === SYMBOLS_BM25_KEY;
 /** Rewrite the snapshot when the journal holds more than this share of the files... */
 const REBUILD_SHARE = 0.1;
 /** ...or more than this many paths. */
@@ -91,11 +95,16 @@ export interface Bm25Stats {
 
 /** A loaded lexical index. */
 export interface LexicalIndex {
+  /** BM25 statistics of file bodies (every token of the file). */
   readonly bm25: Bm25Stats;
+  /** BM25 statistics of each file's symbol text: names, qualified names, signatures, first doc sentences. */
+  readonly symbols: Bm25Stats;
   /** FlexSearch over one field (or all fields), best first, as file paths. */
   search(query: string, options?: { field?: "path" | "symbols" | "body"; limit?: number }): string[];
   /** Path of a file id. */
   pathOf(id: number): string | undefined;
+  /** Every file of the index: id -> path. */
+  readonly files: ReadonlyMap<number, string>;
 }
 
 /** Whether the indexer should rewrite the snapshot now. */
@@ -114,6 +123,7 @@ export function snapshotIsDue(store: IndexStore, pendingChanges = 0): boolean {
 export class LexicalBuilder {
   readonly #doc = newDocument();
   readonly #bm25 = new Bm25Builder();
+  readonly #symbols = new Bm25Builder();
   readonly #seen = new Set<string>();
 
   add(file: StoredFile, input: LexicalInput): void {
@@ -121,6 +131,7 @@ export class LexicalBuilder {
     this.#seen.add(file.path);
     this.#doc.add(lexicalDoc(file, input));
     this.#bm25.add(file.id, input);
+    this.#symbols.addText(file.id, input.symbols);
   }
 
   /** Completes the snapshot from the store and writes it, clearing the journal, in one transaction. */
@@ -133,14 +144,17 @@ export class LexicalBuilder {
       chunks.push([key, data]);
     });
     const bm25Bytes = this.#bm25.serialize();
+    const symbolsBytes = this.#symbols.serialize();
     const files = this.#seen.size;
     await store.transaction(() => {
-      for (const key of store.lexical.getKeys()) void store.lexical.remove(key);
+      for (const key of store.lexical.getKeys()) if (isSnapshotKey(key)) void store.lexical.remove(key);
       for (const [key, data] of chunks) void store.lexical.put(FLEX_PREFIX + key, Buffer.from(data ?? "", "utf8"));
       void store.lexical.put(BM25_KEY, bm25Bytes);
+      void store.lexical.put(SYMBOLS_BM25_KEY, symbolsBytes);
       for (const key of store.journal.getKeys()) void store.journal.remove(key);
       store.updateMeta((meta) => {
         meta.lexicalFiles = files;
+        meta.generation++;
       });
     });
   }
@@ -163,14 +177,15 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   for (const { key, value } of store.paths.getRange()) paths.set(key, value);
 
   let bm25: Bm25Stats | undefined;
+  let symbols: Bm25Stats | undefined;
   let doc: Document<LexicalDoc> | undefined;
-  const loadBm25 = (): Bm25Stats => {
-    const base = Bm25Snapshot.parse(store.lexical.get(BM25_KEY));
+  const loadBm25 = (key: string, add: (overlay: Bm25Builder, id: number, input: LexicalInput) => void): Bm25Stats => {
+    const base = Bm25Snapshot.parse(store.lexical.get(key));
     const overlay = new Bm25Builder();
     const stale = new Set<number>();
     for (const { file, input } of changed) {
       stale.add(file.id);
-      if (input) overlay.add(file.id, input);
+      if (input) add(overlay, file.id, input);
     }
     for (const id of base.ids()) if (!paths.has(id)) stale.add(id);
     return new OverlaidBm25(base, overlay.freeze(), stale);
@@ -188,9 +203,13 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   };
   return {
     get bm25() {
-      return (bm25 ??= loadBm25());
+      return (bm25 ??= loadBm25(BM25_KEY, (overlay, id, input) => overlay.add(id, input)));
+    },
+    get symbols() {
+      return (symbols ??= loadBm25(SYMBOLS_BM25_KEY, (overlay, id, input) => overlay.addText(id, input.symbols)));
     },
     pathOf: (id) => paths.get(id),
+    files: paths,
     search(query, options = {}) {
       doc ??= loadDocument();
       const limit = options.limit ?? 50;
@@ -209,12 +228,13 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   };
 }
 
-/** Collects postings in memory; used for the snapshot and for the journal overlay. */
-class Bm25Builder {
+/** Collects postings in memory; used for snapshots and for the journal overlay. */
+export class Bm25Builder {
   readonly #postings = new Map<string, { ids: number[]; tfs: number[] }>();
   readonly #lengths = new Map<number, number>();
 
-  add(id: number, input: LexicalInput): void {
+  /** Adds a document by its terms (as in {@link LexicalInput}). */
+  add(id: number, input: Pick<LexicalInput, "terms" | "tfs" | "length">): void {
     this.#lengths.set(id, input.length);
     input.terms.forEach((term, i) => {
       let p = this.#postings.get(term);
@@ -222,6 +242,13 @@ class Bm25Builder {
       p.ids.push(id);
       p.tfs.push(Math.min(input.tfs[i]!, 0xffff));
     });
+  }
+
+  /** Adds a document by its text, tokenized with the code tokenizer. */
+  addText(id: number, text: string): void {
+    const { tf, length } = termStats(text);
+    const terms = Object.keys(tf);
+    this.add(id, { terms, tfs: terms.map((t) => tf[t]!), length });
   }
 
   freeze(): Bm25Snapshot {
@@ -251,7 +278,7 @@ class Bm25Builder {
 }
 
 /** Immutable postings in typed arrays; (de)serialised as one binary value. */
-class Bm25Snapshot {
+export class Bm25Snapshot implements Bm25Stats {
   readonly #termIndex = new Map<string, number>();
   readonly #lengths = new Map<number, number>();
   readonly totalLength: number;
@@ -273,12 +300,29 @@ class Bm25Snapshot {
     this.totalLength = total;
   }
 
+  get docs(): number {
+    return this.docIds.length;
+  }
+
+  get avgLength(): number {
+    return this.docIds.length > 0 ? this.totalLength / this.docIds.length : 0;
+  }
+
   *ids(): IterableIterator<number> {
     yield* this.docIds;
   }
 
-  length(id: number): number | undefined {
-    return this.#lengths.get(id);
+  df(term: string): number {
+    return this.postings(term).ids.length;
+  }
+
+  /** Token count of a document, or 0 when it is not in the snapshot (see {@link Bm25Snapshot.has}). */
+  length(id: number): number {
+    return this.#lengths.get(id) ?? 0;
+  }
+
+  has(id: number): boolean {
+    return this.#lengths.has(id);
   }
 
   postings(term: string): Postings {
@@ -350,7 +394,7 @@ class OverlaidBm25 implements Bm25Stats {
     for (const id of base.ids()) {
       if (stale.has(id)) continue;
       docs++;
-      total += base.length(id) ?? 0;
+      total += base.length(id);
     }
     docs += overlay.docIds.length;
     total += overlay.totalLength;
@@ -382,7 +426,7 @@ class OverlaidBm25 implements Bm25Stats {
   }
 
   length(id: number): number {
-    if (!this.stale.has(id)) return this.base.length(id) ?? this.overlay.length(id) ?? 0;
-    return this.overlay.length(id) ?? 0;
+    if (!this.stale.has(id) && this.base.has(id)) return this.base.length(id);
+    return this.overlay.length(id);
   }
 }

@@ -260,6 +260,7 @@ export class IndexStore {
         add(meta.totals, record);
         written.push(record);
       }
+      if (removed.length > 0 || updates.some((u) => u.kind !== "touch")) meta.generation++;
       void this.#meta.put(META_KEY, meta);
     });
     return written;
@@ -308,6 +309,7 @@ function freshMeta(): StoreMeta {
     semantic: false,
     lastRun: null,
     lexicalFiles: null,
+    generation: 0,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FileRecord } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -28,6 +28,11 @@ export interface StoreMeta {
   lastRun: { at: number; ms: number; parsed: number; removed: number } | null;
   /** Files in the lexical snapshot when it was written; null when none was written yet. */
   lexicalFiles: number | null;
+  /**
+   * Bumped by every commit that changes what queries read (files, history, the lexical snapshot),
+   * and only by those: a warm reader reloads its derived data when it changes.
+   */
+  generation: number;
 }
 
 /** The per-file counts kept on the file record so totals can be updated without re-reading. */

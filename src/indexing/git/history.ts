@@ -1,4 +1,5 @@
 import type { CommitInfo, FileHistory } from "../../core/types.js";
+import { buildHistoryIndex, putHistoryIndex } from "../../store/history-index.js";
 import type { IndexStore } from "../../store/store.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
 import { gitHead, isAncestor, logCommits, shallowBoundary, treeFiles } from "./log.js";
@@ -76,6 +77,16 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
     }
   }
 
+  // Every file's history after this run, and the history index built from it, before the
+  // transaction: the write itself stays short.
+  const histories = new Map<string, FileHistory>();
+  if (incremental) {
+    for (const { key, value } of store.history.getRange()) if (live.has(key)) histories.set(key, value);
+  }
+  for (const [path, p] of perFile) histories.set(path, merge(histories.get(path), p, task));
+  const messages = new Map(kept.map((c) => [c.hash.slice(0, SHORT_HASH), c.message]));
+  const historyIndex = buildHistoryIndex(histories, (hash) => messages.get(hash) ?? (incremental ? store.commits.get(hash)?.message : undefined));
+
   await store.transaction(() => {
     if (!incremental) {
       for (const key of store.history.getKeys()) void store.history.remove(key);
@@ -84,12 +95,11 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
       for (const key of store.history.getKeys()) if (!live.has(key)) void store.history.remove(key);
     }
     for (const c of kept) void store.commits.put(c.hash.slice(0, SHORT_HASH), c);
-    for (const [path, p] of perFile) {
-      const old = incremental ? store.history.get(path) : undefined;
-      void store.history.put(path, merge(old, p, task));
-    }
+    for (const path of perFile.keys()) void store.history.put(path, histories.get(path)!);
+    putHistoryIndex(store, historyIndex);
     store.updateMeta((m) => {
       m.gitHead = head;
+      m.generation++;
       m.commits = incremental ? m.commits + read : read;
     });
   });

@@ -1,0 +1,34 @@
+import type { Argv } from "yargs";
+import { ContextSmithError } from "../../core/errors.js";
+import type { CliIO } from "../io.js";
+import { queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { formatCount } from "../format.js";
+
+interface ContextArgs extends QueryArgs {
+  task?: string;
+  "task-file"?: string;
+  budget: number;
+}
+
+/** `ctxsmith context "task" --budget N` */
+export function contextCommand(io: CliIO) {
+  return {
+    command: "context [task]",
+    describe: "Pack the code to read for a task into a token budget (markdown, or --json)",
+    builder: (y: Argv) =>
+      queryOptions(taskOptions(y)).option("budget", { alias: "b", type: "number", default: 4000, describe: "Token budget of the output (tiktoken count)" }),
+    handler: async (args: ContextArgs) => {
+      if (!Number.isInteger(args.budget) || args.budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--budget must be a positive whole number of tokens, not ${args.budget}.`);
+      const task = await readTask(args, io);
+      const result = await withQueryEngine(args, io, (engine, options) => engine.context(task, { ...options, budget: args.budget }));
+      if (args.json) {
+        const { text, tokens, budget, files, spans } = result;
+        io.stdout.write(`${JSON.stringify({ text, tokens, budget, files, spans })}\n`);
+        return;
+      }
+      io.stdout.write(result.text);
+      if (result.files.length === 0) io.stderr.write("Nothing matched the task (or the budget is too small for any code).\n");
+      else io.stderr.write(`${formatCount(result.tokens)} of ${formatCount(result.budget)} tokens · ${result.files.length} files · ${result.spans.length} spans\n`);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Argv } from "yargs";
+import type { RankedFile } from "../../query/types.js";
+import type { CliIO } from "../io.js";
+import { positiveLimit, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+
+interface RankArgs extends QueryArgs {
+  task?: string;
+  "task-file"?: string;
+  limit: number;
+}
+
+/** `ctxsmith rank "task"` */
+export function rankCommand(io: CliIO) {
+  return {
+    command: "rank [task]",
+    describe: "Rank the files for a task, with the signals that found each one",
+    builder: (y: Argv) => queryOptions(taskOptions(y)).option("limit", { alias: "k", type: "number", default: 20, describe: "Files to show" }),
+    handler: async (args: RankArgs) => {
+      const limit = positiveLimit(args.limit);
+      const task = await readTask(args, io);
+      const { files } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit }));
+      if (args.json) io.stdout.write(`${JSON.stringify({ files: files.map(toJson) })}\n`);
+      else io.stdout.write(formatRanking(files));
+    },
+  };
+}
+
+/** The `--json` shape of a ranked file: `{ path, score, signals: { name: { rank, score } } }`. */
+function toJson(file: RankedFile) {
+  return {
+    path: file.path,
+    score: Math.round(file.score * 1e6) / 1e6,
+    signals: Object.fromEntries(Object.entries(file.signals).map(([name, s]) => [name, { rank: s.rank, score: s.score, evidence: s.evidence }])),
+  };
+}
+
+/** One line per file: rank, score, path, then each signal's rank and evidence. */
+export function formatRanking(files: readonly RankedFile[]): string {
+  if (files.length === 0) return "No file matched the task.\n";
+  const width = String(files.length).length;
+  return files
+    .map((f, i) => {
+      const signals = Object.entries(f.signals)
+        .sort((a, b) => a[1].rank - b[1].rank)
+        .map(([name, s]) => `${name} #${s.rank}${s.evidence ? ` (${s.evidence})` : ""}`)
+        .join("\n" + " ".repeat(width + 12));
+      return `${String(i + 1).padStart(width)}. ${f.score.toFixed(4)}  ${f.path}\n${" ".repeat(width + 12)}${signals}\n`;
+    })
+    .join("");
+}

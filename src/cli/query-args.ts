@@ -1,0 +1,79 @@
+import { readFile } from "node:fs/promises";
+import type { Argv } from "yargs";
+import { ContextSmithError } from "../core/errors.js";
+import { Engine, type QueryOptions } from "../engine.js";
+import type { CliIO } from "./io.js";
+import { progressRenderer } from "./progress.js";
+
+/** Options every query command takes. */
+export interface QueryArgs {
+  path: string;
+  "index-dir"?: string;
+  refresh: boolean;
+  json: boolean;
+}
+
+/** Adds the options every query command takes. */
+export function queryOptions<T>(y: Argv<T>) {
+  return y
+    .option("path", { alias: "p", type: "string", default: ".", describe: "Repository root" })
+    .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith)" })
+    .option("refresh", { type: "boolean", default: true, describe: "Re-index what changed first (--no-refresh reads the index as it is)" })
+    .option("json", { type: "boolean", default: false, describe: "Print JSON (see README for the contract)" });
+}
+
+/** Adds the task sources: a positional text, or `--task-file F` (`-` for stdin). */
+export function taskOptions<T>(y: Argv<T>) {
+  return y
+    .positional("task", { type: "string", describe: "The task: an issue text, a question, a title" })
+    .option("task-file", { type: "string", describe: "Read the task from a file (- for stdin): long issue texts, no shell quoting" });
+}
+
+/** The task text from the positional argument or `--task-file`. */
+export async function readTask(args: { task?: string; "task-file"?: string }, io: CliIO): Promise<string> {
+  if (args.task !== undefined && args["task-file"] !== undefined) {
+    throw new ContextSmithError("INVALID_ARGUMENT", "Give the task as an argument or with --task-file, not both.");
+  }
+  let text: string;
+  if (args["task-file"] === "-") text = await readAll(io.stdin);
+  else if (args["task-file"] !== undefined) {
+    const file = io.resolvePath(args["task-file"]);
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new ContextSmithError("PATH_NOT_FOUND", `Cannot read the task file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  } else text = args.task ?? "";
+  if (text.trim() === "") throw new ContextSmithError("INVALID_ARGUMENT", "The task is empty: give it as an argument or with --task-file FILE (- for stdin).");
+  return text;
+}
+
+/**
+ * Opens the engine of a query command and runs `work` with the query options (refresh with a
+ * progress bar on a terminal, cancellation); closes the engine afterwards.
+ */
+export async function withQueryEngine<R>(args: QueryArgs, io: CliIO, work: (engine: Engine, options: QueryOptions) => Promise<R>): Promise<R> {
+  const engine = new Engine(io.resolvePath(args.path), {
+    indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]),
+  });
+  // A first query builds the index: that takes a while on a big repository, so show it.
+  const progress = progressRenderer("auto", io.stderr);
+  try {
+    return await work(engine, { refresh: args.refresh, onProgress: progress.onProgress, signal: io.signal });
+  } finally {
+    progress.finish();
+    await engine.close();
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** `--limit` as a positive whole number, or an INVALID_ARGUMENT error. */
+export function positiveLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--limit must be a positive whole number, not ${limit}.`);
+  return limit;
+}

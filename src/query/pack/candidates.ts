@@ -1,0 +1,90 @@
+import { tokenize } from "../../core/tokenize.js";
+import type { ParsedFile, SymbolInfo } from "../../core/types.js";
+import type { PackConfig } from "../ranking-config.js";
+import type { Candidate, PackFile } from "./types.js";
+
+/** Kinds whose body is code worth showing whole. */
+const BODY_KINDS = new Set(["function", "method", "macro"]);
+/** Kinds that contain members (outlined by their members' signatures). */
+const CONTAINER_KINDS = new Set(["class", "interface", "enum", "struct", "trait", "impl", "module"]);
+/** A file without a parse result shows at most its first lines. */
+const HEAD_LINES = 80;
+
+/** Term weights (task weight × idf) the candidates are scored with. */
+export type TermWeights = ReadonlyMap<string, number>;
+
+/**
+ * The candidates of one file: a file outline (top-level signatures), class outlines (member
+ * signatures), and function/method bodies scored by the task's terms in their name, docstring
+ * and body. A small file is one whole-file candidate instead.
+ */
+export function fileCandidates(file: PackFile, parsed: ParsedFile | undefined, terms: TermWeights, config: PackConfig): Candidate[] {
+  const weight = 1 / Math.pow(file.rank, config.rankDecay);
+  const n = file.lines.length;
+  if (n === 0) return [];
+  if (!parsed || parsed.symbols.length === 0 || n <= config.wholeFileLines) {
+    const end = Math.min(n, parsed || n <= config.wholeFileLines ? n : HEAD_LINES);
+    const match = matchScore(file.lines.slice(0, end).join("\n"), terms);
+    return [{ file, kind: "file", symbol: null, ranges: [[1, end]], value: weight * (config.outlineValue + match) }];
+  }
+  const out: Candidate[] = [];
+  const symbols = parsed.symbols;
+  const topLevel = symbols.filter((s) => s.parent === -1);
+  out.push({ file, kind: "file-outline", symbol: null, ranges: headRanges(topLevel, file.lines), value: weight * config.outlineValue });
+
+  // Scores of bodies, normalised by the file's best so the file's rank sets the scale.
+  const bodies: Array<{ symbol: SymbolInfo; score: number }> = [];
+  symbols.forEach((symbol, index) => {
+    if (CONTAINER_KINDS.has(symbol.kind)) {
+      const members = symbols.filter((s) => s.parent === index);
+      if (members.length > 0) {
+        out.push({ file, kind: "class-outline", symbol: symbol.qualifiedName, ranges: headRanges([symbol, ...members], file.lines), value: weight * config.outlineValue * 0.5 });
+      }
+    }
+    // A function nested in a function is part of its parent's body, not a pick of its own.
+    const nested = symbol.parent >= 0 && BODY_KINDS.has(symbols[symbol.parent]!.kind);
+    if (!nested && (BODY_KINDS.has(symbol.kind) || (CONTAINER_KINDS.has(symbol.kind) && !symbols.some((s) => s.parent === index)))) {
+      const body = file.lines.slice(symbol.startLine - 1, symbol.endLine).join("\n");
+      const score = matchScore(body, terms) + 2 * matchScore(`${symbol.qualifiedName} ${symbol.doc}`, terms);
+      bodies.push({ symbol, score });
+    }
+  });
+  const best = Math.max(1e-9, ...bodies.map((b) => b.score));
+  for (const { symbol, score } of bodies) {
+    out.push({
+      file,
+      kind: "body",
+      symbol: symbol.qualifiedName,
+      ranges: [[symbol.startLine, Math.min(symbol.endLine, n)]],
+      value: weight * (config.bodyBaseValue + score / best),
+    });
+  }
+  return out;
+}
+
+/** Sum of the weights of the distinct task terms in `text`. */
+export function matchScore(text: string, terms: TermWeights): number {
+  let score = 0;
+  for (const token of new Set(tokenize(text))) score += terms.get(token) ?? 0;
+  return score;
+}
+
+/** Decorators and annotations above a definition (`@property`, `@Override`, `#[derive(…)]`). */
+const DECORATOR = /^\s*(?:@|#\[)/;
+
+/** The declaration line of each symbol (past its decorators), as sorted, merged ranges. */
+function headRanges(symbols: SymbolInfo[], text: readonly string[]): Array<[number, number]> {
+  const declarationLine = (s: SymbolInfo): number => {
+    let line = s.startLine;
+    while (line < s.endLine && DECORATOR.test(text[line - 1] ?? "")) line++;
+    return line;
+  };
+  const lines = [...new Set(symbols.map(declarationLine).filter((l) => l >= 1 && l <= text.length))].sort((a, b) => a - b);
+  const ranges: Array<[number, number]> = [];
+  for (const line of lines) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] + 1 === line) last[1] = line;
+    else ranges.push([line, line]);
+  }
+  return ranges;
+}

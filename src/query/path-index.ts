@@ -1,0 +1,93 @@
+import { tokenize } from "../core/tokenize.js";
+
+/** Extensions a module path may resolve to, and the file names that stand for their folder. */
+const MODULE_EXT = /\.(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs)$/;
+const FOLDER_MODULE = /\/(?:__init__|index|mod|lib)$/;
+
+/**
+ * The repository's file paths, arranged for resolving what a task writes: a path (maybe
+ * absolute, maybe only a file name), a dotted module path, a path's tokens.
+ */
+export class PathIndex {
+  readonly #paths: Set<string>;
+  readonly #byBase = new Map<string, string[]>();
+  #modules: Map<string, string[]> | undefined;
+  readonly #tokens = new Map<string, string[]>();
+
+  constructor(paths: Iterable<string>) {
+    this.#paths = new Set(paths);
+    for (const path of this.#paths) {
+      const base = path.slice(path.lastIndexOf("/") + 1);
+      const list = this.#byBase.get(base);
+      if (list) list.push(path);
+      else this.#byBase.set(base, [path]);
+    }
+  }
+
+  get size(): number {
+    return this.#paths.size;
+  }
+
+  has(path: string): boolean {
+    return this.#paths.has(path);
+  }
+
+  /**
+   * Files a written path may mean: the path itself; for an absolute path or one with a prefix
+   * the repository does not have (`/home/me/proj/src/app.py`, `site-packages/pkg/x.py`), the
+   * longest tail that is a file; for a bare or partial path, the files ending with it.
+   */
+  resolve(written: string): string[] {
+    const path = written.replace(/\\/g, "/").replace(/^\.\//, "");
+    if (this.#paths.has(path)) return [path];
+    const parts = path.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
+    for (let i = 1; i < parts.length; i++) {
+      const tail = parts.slice(i).join("/");
+      if (this.#paths.has(tail)) return [tail];
+    }
+    const base = parts[parts.length - 1];
+    if (!base) return [];
+    const suffix = `/${parts.join("/")}`;
+    return (this.#byBase.get(base) ?? []).filter((p) => `/${p}`.endsWith(suffix));
+  }
+
+  /**
+   * The longest prefix of a dotted path (`sympy.core.expr.Expr.diff`) of at least two parts
+   * that names a module file, with the parts left over (`["Expr", "diff"]`).
+   */
+  resolveModule(dotted: string): { paths: string[]; rest: string[] } | null {
+    const parts = dotted.split(".");
+    const modules = this.#moduleMap();
+    for (let i = parts.length; i >= 2; i--) {
+      const found = modules.get(parts.slice(0, i).join("/"));
+      if (found) return { paths: found, rest: parts.slice(i) };
+    }
+    return null;
+  }
+
+  /** Tokens of a path (code tokenizer), memoised. */
+  tokens(path: string): string[] {
+    let t = this.#tokens.get(path);
+    if (!t) this.#tokens.set(path, (t = [...new Set(tokenize(path.replace(/\.\w+$/, "")))]));
+    return t;
+  }
+
+  // Module key -> files, for every tail of at least two parts of every source file's module path:
+  // `src/shop/payments/retry.py` is `shop/payments/retry` and `payments/retry` (a task rarely
+  // writes the `src` prefix).
+  #moduleMap(): Map<string, string[]> {
+    if (this.#modules) return this.#modules;
+    const modules = new Map<string, string[]>();
+    for (const path of this.#paths) {
+      if (!MODULE_EXT.test(path)) continue;
+      const parts = path.replace(MODULE_EXT, "").replace(FOLDER_MODULE, "").split("/");
+      for (let i = 0; i <= parts.length - 2; i++) {
+        const key = parts.slice(i).join("/");
+        const list = modules.get(key);
+        if (!list) modules.set(key, [path]);
+        else if (!list.includes(path)) list.push(path);
+      }
+    }
+    return (this.#modules = modules);
+  }
+}

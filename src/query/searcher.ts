@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ParsedFile } from "../core/types.js";
+import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
+import { loadLexical, type LexicalIndex } from "../store/lexical.js";
+import type { IndexStore } from "../store/store.js";
+import { fileCandidates, matchScore, type TermWeights } from "./pack/candidates.js";
+import { pack } from "./pack/pack.js";
+import type { TokenCounter } from "./pack/tokens.js";
+import type { Candidate, PackFile } from "./pack/types.js";
+import { PathIndex } from "./path-index.js";
+import { rankFiles } from "./ranker.js";
+import type { RankingConfig } from "./ranking-config.js";
+import type { SignalContext } from "./signals/context.js";
+import { parseTask } from "./task.js";
+import type { ContextResult, RankResult, RankedFile, SearchHit, SignalName, SignalResult } from "./types.js";
+
+/** Options of one ranking. */
+export interface RankOptions {
+  /** Signal weights and packing parameters for this query only. */
+  config?: RankingConfig;
+  /** Restrict the signals that run (ablations); weights still apply. */
+  signals?: (name: SignalName) => boolean;
+}
+
+/**
+ * The read path over one committed state of an index: task -> signals -> fusion -> pack.
+ * It holds what queries derive from the store (lexical index, history index, path index, parse
+ * results) and is replaced when the index changes, so a warm process pays for loading once.
+ */
+export class Searcher {
+  readonly #store: IndexStore;
+  readonly #root: string;
+  readonly #config: RankingConfig;
+  #lexical: LexicalIndex | undefined;
+  #history: HistoryIndex | undefined;
+  #paths: PathIndex | undefined;
+  readonly #parsed = new Map<string, ParsedFile | undefined>();
+
+  constructor(store: IndexStore, root: string, config: RankingConfig) {
+    this.#store = store;
+    this.#root = root;
+    this.#config = config;
+  }
+
+  /** Ranks files for `task`, with each signal's raw result (the benchmark caches them). */
+  rankWithSignals(task: string, options: RankOptions = {}): RankResult & { results: SignalResult[] } {
+    const config = options.config ?? this.#config;
+    return rankFiles(this.#context(task, config), { signals: options.signals });
+  }
+
+  /** Ranks files for `task`, best first. */
+  rank(task: string, options: RankOptions = {}): RankResult {
+    const { files, timings } = this.rankWithSignals(task, options);
+    return { files, timings };
+  }
+
+  /** Ranks, then packs the best files' code into `budget` tokens. */
+  context(task: string, budget: number, counter: TokenCounter, options: RankOptions = {}): ContextResult {
+    const config = options.config ?? this.#config;
+    const ranked = this.rank(task, options).files;
+    return this.packRanked(task, ranked, budget, counter, config);
+  }
+
+  /** Packs an existing ranking (the benchmark re-packs cached rankings). */
+  packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: TokenCounter, config: RankingConfig = this.#config): ContextResult {
+    const weights = this.#termWeights(task);
+    const candidates: Candidate[] = [];
+    ranked.slice(0, config.pack.maxFiles).forEach((entry, i) => {
+      const file = this.#packFile(entry, i + 1);
+      if (file) candidates.push(...fileCandidates(file, this.#parse(entry.path), weights, config.pack));
+    });
+    return { ...pack(candidates, budget, counter, config.pack), budget };
+  }
+
+  /**
+   * Functions and classes for `query`: the symbols of the best-ranked files, scored by the
+   * query's terms in their names, signatures and docs, weighted by their file's rank.
+   */
+  search(query: string, limit: number): SearchHit[] {
+    const weights = this.#termWeights(query);
+    const hits: SearchHit[] = [];
+    this.rank(query).files.slice(0, Math.max(20, limit)).forEach((file, i) => {
+      const parsed = this.#parse(file.path);
+      for (const s of parsed?.symbols ?? []) {
+        const match = 2 * matchScore(s.qualifiedName, weights) + matchScore(`${s.signature} ${s.doc}`, weights);
+        if (match <= 0) continue;
+        hits.push({
+          path: file.path, name: s.name, qualifiedName: s.qualifiedName, kind: s.kind, signature: s.signature,
+          line: s.startLine, endLine: s.endLine, score: Math.round((match / Math.sqrt(i + 1)) * 1000) / 1000,
+        });
+      }
+    });
+    return hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)).slice(0, limit);
+  }
+
+  #context(text: string, config: RankingConfig): Omit<SignalContext, "seeds"> {
+    this.#lexical ??= loadLexical(this.#store);
+    this.#history ??= loadHistoryIndex(this.#store);
+    this.#paths ??= new PathIndex(this.#lexical.files.values());
+    return { task: parseTask(text), config, store: this.#store, lexical: this.#lexical, history: this.#history, paths: this.#paths, parsed: (path) => this.#parse(path) };
+  }
+
+  /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */
+  #termWeights(text: string): TermWeights {
+    this.#lexical ??= loadLexical(this.#store);
+    const bm25 = this.#lexical.bm25;
+    const weights = new Map<string, number>();
+    for (const [term, weight] of parseTask(text).terms) {
+      const df = bm25.df(term);
+      if (df > 0) weights.set(term, weight * Math.log(1 + (bm25.docs - df + 0.5) / (df + 0.5)));
+    }
+    return weights;
+  }
+
+  #parse(path: string): ParsedFile | undefined {
+    if (!this.#parsed.has(path)) this.#parsed.set(path, this.#store.parsed.get(path));
+    return this.#parsed.get(path);
+  }
+
+  #packFile(entry: RankedFile, rank: number): PackFile | null {
+    const record = this.#store.file(entry.path);
+    if (!record || record.skipped) return null;
+    let text: string;
+    try {
+      text = readFileSync(join(this.#root, entry.path), "utf8");
+    } catch {
+      return null; // deleted since it was indexed: nothing to show
+    }
+    const lines = text.split(/\r?\n/);
+    if (lines[lines.length - 1] === "") lines.pop();
+    const why = Object.entries(entry.signals)
+      .sort((a, b) => a[1].rank - b[1].rank)
+      .map(([name, s]) => `${name} #${s.rank}`)
+      .join(", ");
+    return { path: entry.path, rank, language: record.language, lines, why: `#${rank} (${why})` };
+  }
+}
+

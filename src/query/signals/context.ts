@@ -1,0 +1,24 @@
+import type { ParsedFile } from "../../core/types.js";
+import type { HistoryIndex } from "../../store/history-index.js";
+import type { LexicalIndex } from "../../store/lexical.js";
+import type { IndexStore } from "../../store/store.js";
+import type { PathIndex } from "../path-index.js";
+import type { RankingConfig } from "../ranking-config.js";
+import type { TaskQuery } from "../types.js";
+
+/**
+ * What a signal reads. Everything is loaded lazily and at most once per query (or once per
+ * process for a warm engine), so a signal that is turned off costs nothing.
+ */
+export interface SignalContext {
+  readonly task: TaskQuery;
+  readonly config: RankingConfig;
+  readonly store: IndexStore;
+  readonly lexical: LexicalIndex;
+  readonly history: HistoryIndex;
+  readonly paths: PathIndex;
+  /** A file's parse result (memoised). */
+  parsed(path: string): ParsedFile | undefined;
+  /** The best files of a first fusion, for the neighbour signals; empty for the first pass. */
+  readonly seeds: readonly string[];
+}

@@ -1,0 +1,131 @@
+import { tokenize } from "../core/tokenize.js";
+import type { FrameRef, TaskQuery } from "./types.js";
+
+/**
+ * Reads a task text (an issue, a question, a title) into what the signals match: weighted
+ * content terms and the explicit references the text makes to code — file paths, dotted module
+ * paths, traceback frames, identifiers.
+ */
+
+/** English words that carry no signal in an issue text (code words such as `return` are kept). */
+const STOPWORDS = new Set(
+  (
+    "a about above after again against all also am an and any are as at be because been before being below between both but by " +
+    "can cannot could did do does doing down during each few for from further had has have having he her here hers him his how " +
+    "i if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over own same " +
+    "she should so some such than that the their them then there these they this those through to too under until up very was we " +
+    "were what when where which while who whom why will with would you your yours " +
+    "like get got using use used want wants see seems seem think thanks thank please hi hello example following currently " +
+    "however instead would could might maybe actually still even though since expected actual result results output issue " +
+    "problem work works working way thing something anything everything one two way make makes made also well"
+  ).split(" "),
+);
+
+/** Extensions of files a task may name. */
+const FILE_EXT = "py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs|kt|c|cc|cpp|h|hpp|rb|php|cs|swift|scala|md|rst|txt|toml|cfg|ini|yaml|yml|json";
+const PATH_RE = new RegExp(String.raw`(?:[A-Za-z]:)?[\w.~@+-]*(?:[\\/][\w.@+-]+)*\.(?:${FILE_EXT})\b`, "g");
+const PY_FRAME_RE = /File "([^"]+)", line (\d+)(?:, in ([\w<>.$]+))?/g;
+const LINE_REF_RE = new RegExp(String.raw`((?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:${FILE_EXT})):(\d+)(?::\d+)?`, "g");
+const JS_FRAME_RE = /at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+):(\d+):\d+\)?/g;
+const DOTTED_RE = /\b[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+\b/g;
+const BACKTICK_RE = /`{1,3}([^`\n]{1,200})`{1,3}/g;
+const IDENT_RE = /\b[A-Za-z_$][\w$]*\b/g;
+const CALL_RE = /\b([A-Za-z_$][\w$]*)\s*\(/g;
+
+/** Words that look dotted but are prose or URLs. */
+const NOT_DOTTED = /^(?:e\.g|i\.e|etc|vs|www\.|https?|[\d.]+$)/i;
+const TEST_WORDS = /\b(?:unit ?tests?|test (?:file|case|suite|helper|fixture|runner)s?|conftest|fixtures?|flaky)\b/i;
+const DOC_WORDS = /\b(?:documentation|docs|readme|changelog|tutorial|typo)\b/i;
+
+/** Whether a path holds tests (test folders, `test_*.py`, `*_test.go`, `*.spec.ts`, conftest). */
+export function isTestPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  if (/(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils|testutils)\//.test(lower)) return true;
+  const base = lower.slice(lower.lastIndexOf("/") + 1);
+  return /^(?:test_.*|.*_tests?\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py|.*tests?\.java)$/.test(base);
+}
+
+/** Whether a path is documentation (doc folders, markdown, reStructuredText, plain text). */
+export function isDocPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  return /(?:^|\/)(?:docs?|documentation|examples?)\//.test(lower) || /\.(?:md|mdx|rst|txt|adoc)$/.test(lower);
+}
+
+/** Parses a task text. */
+export function parseTask(text: string): TaskQuery {
+  const frames = findFrames(text);
+  const framePaths = new Set(frames.map((f) => f.path));
+  const paths = unique([...text.matchAll(PATH_RE)].map((m) => trimPath(m[0])).filter((p) => p.length > 0 && !framePaths.has(p)));
+  const pathSet = new Set(paths);
+
+  const dotted = unique(
+    [...text.matchAll(DOTTED_RE)]
+      .map((m) => m[0])
+      .filter((d) => !NOT_DOTTED.test(d) && !pathSet.has(d) && !/\.(?:com|org|net|io|html?)$/i.test(d) && !isFileName(d)),
+  );
+
+  const identifiers = new Set<string>();
+  for (const m of text.matchAll(BACKTICK_RE)) {
+    for (const id of m[1]!.matchAll(IDENT_RE)) if (id[0].length > 2) identifiers.add(id[0]);
+  }
+  for (const m of text.matchAll(CALL_RE)) if (m[1]!.length > 2 && !STOPWORDS.has(m[1]!.toLowerCase())) identifiers.add(m[1]!);
+  for (const d of dotted) for (const part of d.split(".")) if (looksLikeCode(part) || /^[A-Z]/.test(part)) identifiers.add(part);
+  const codeWords = new Set(identifiers);
+  for (const m of text.matchAll(IDENT_RE)) if (looksLikeCode(m[0])) codeWords.add(m[0]);
+
+  const counts = new Map<string, number>();
+  for (const token of tokenize(text)) {
+    if (STOPWORDS.has(token) || /^\d+$/.test(token)) continue;
+    counts.set(token, (counts.get(token) ?? 0) + 1);
+  }
+  // Repetition says "this matters", but sublinearly: a pasted log repeats a word fifty times.
+  const terms = new Map<string, number>();
+  for (const [term, n] of counts) terms.set(term, 1 + Math.log(n));
+
+  const mentionsTestPath = paths.some((p) => isTestPath(p));
+  return {
+    text,
+    terms,
+    paths,
+    dotted,
+    frames,
+    identifiers: [...identifiers].filter((id) => !STOPWORDS.has(id.toLowerCase())),
+    codeWords: [...codeWords].filter((id) => !STOPWORDS.has(id.toLowerCase())),
+    aboutTests: mentionsTestPath || TEST_WORDS.test(text),
+    aboutDocs: DOC_WORDS.test(text) || paths.some((p) => isDocPath(p)),
+  };
+}
+
+function findFrames(text: string): FrameRef[] {
+  const found: Array<Omit<FrameRef, "order"> & { at: number }> = [];
+  for (const m of text.matchAll(PY_FRAME_RE)) found.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index });
+  for (const m of text.matchAll(JS_FRAME_RE)) {
+    if (isFileName(m[2]!)) found.push({ path: m[2]!, line: Number(m[3]), name: m[1] ?? "", at: m.index });
+  }
+  for (const m of text.matchAll(LINE_REF_RE)) {
+    if (!found.some((f) => f.at <= m.index && m.index < f.at + 300 && f.path.endsWith(m[1]!))) {
+      found.push({ path: trimPath(m[1]!), line: Number(m[2]), name: "", at: m.index });
+    }
+  }
+  found.sort((a, b) => a.at - b.at);
+  return found.map(({ at: _at, ...f }, order) => ({ ...f, order }));
+}
+
+/** `snake_case`, `camelCase`, `PascalCase` with an inner capital, `__dunder__`: written as code. */
+function looksLikeCode(word: string): boolean {
+  if (word.length < 3) return false;
+  if (/[a-z0-9]_[a-z0-9]/i.test(word) || /^__\w+__$/.test(word)) return true;
+  return /[a-z][A-Z]/.test(word) || /^[A-Z][a-z0-9]+[A-Z]/.test(word);
+}
+
+function isFileName(word: string): boolean {
+  return new RegExp(String.raw`\.(?:${FILE_EXT})$`).test(word);
+}
+
+function trimPath(path: string): string {
+  return path.replace(/\\/g, "/").replace(/^[./]+(?=[\w])/, (m) => (m.startsWith("/") ? "/" : ""));
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}

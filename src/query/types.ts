@@ -1,0 +1,114 @@
+/**
+ * Data contracts of the read path: task -> signals -> fusion -> pack.
+ */
+import type { SymbolKind } from "../core/types.js";
+
+/** A file position named in the task text (a traceback frame, `path:line`). */
+export interface FrameRef {
+  /** The path as written (absolute paths and site-packages prefixes included). */
+  path: string;
+  line: number;
+  /** The function named by the frame, when the format has one. */
+  name: string;
+  /** Position among the task's frames, 0 = first written (outermost in a Python traceback). */
+  order: number;
+}
+
+/** What a task text asks for, as the signals see it. */
+export interface TaskQuery {
+  text: string;
+  /** Content terms (code tokenizer, stopwords removed) with their weights. */
+  terms: Map<string, number>;
+  /** Path-like mentions: `src/app/models.py`, `models.py`. */
+  paths: string[];
+  /** Dotted module or member paths: `django.db.models.query`, `Checkout.apply_coupon`. */
+  dotted: string[];
+  /** Traceback frames and `file:line` mentions, in the order written. */
+  frames: FrameRef[];
+  /** Identifiers the task points at explicitly: backticked names, calls `foo(`, parts of dotted paths. */
+  identifiers: string[];
+  /** Every word written like code (`charge_card`, `RetryPolicy`, `__init__`), explicit or not. */
+  codeWords: string[];
+  /** Whether the task is about tests (then tests are not demoted). */
+  aboutTests: boolean;
+  /** Whether the task is about documentation (then docs are not demoted). */
+  aboutDocs: boolean;
+}
+
+/** The signals a ranking fuses. */
+export type SignalName = "lexical" | "symbols" | "references" | "history" | "semantic" | "cochange" | "callgraph" | "exactName";
+
+/** One file found by a signal. */
+export interface SignalHit {
+  path: string;
+  score: number;
+  /** Why: the terms, names or references that matched. */
+  evidence: string;
+}
+
+/** A signal's ranking of files, best first. */
+export interface SignalResult {
+  name: SignalName;
+  hits: SignalHit[];
+}
+
+/** How one signal ranked a file. */
+export interface SignalEvidence {
+  /** 1-based rank in that signal's list. */
+  rank: number;
+  score: number;
+  evidence: string;
+}
+
+/** A file of the fused ranking. */
+export interface RankedFile {
+  path: string;
+  score: number;
+  signals: Partial<Record<SignalName, SignalEvidence>>;
+}
+
+/** Result of `Engine.rank`. */
+export interface RankResult {
+  files: RankedFile[];
+  /** Milliseconds spent per signal and in fusion. */
+  timings: Record<string, number>;
+}
+
+/** What a packed span shows. */
+export type SpanKind = "body" | "class-outline" | "file-outline" | "file";
+
+/** A run of lines shown in the packed context; 1-based, inclusive. */
+export interface Span {
+  path: string;
+  start: number;
+  end: number;
+  kind: SpanKind;
+  /** The symbol the span belongs to (qualified name), or null. */
+  symbol: string | null;
+}
+
+/** Result of `Engine.context`. */
+export interface ContextResult {
+  /** Markdown: a header per file, fenced code with line numbers. */
+  text: string;
+  /** Tokens of `text` in the configured encoding; never more than `budget`. */
+  tokens: number;
+  budget: number;
+  /** Files shown, in rank order. */
+  files: string[];
+  /** Exactly the lines shown in `text`, per file in rank order, by line within a file. */
+  spans: Span[];
+}
+
+/** One symbol found by `Engine.search`. */
+export interface SearchHit {
+  path: string;
+  name: string;
+  qualifiedName: string;
+  kind: SymbolKind;
+  signature: string;
+  /** 1-based, inclusive. */
+  line: number;
+  endLine: number;
+  score: number;
+}

@@ -1,0 +1,74 @@
+import { termStats } from "../core/tokenize.js";
+import type { FileHistory } from "../core/types.js";
+import { Bm25Builder, Bm25Snapshot, type Bm25Stats } from "./lexical.js";
+import type { IndexStore } from "./store.js";
+
+/**
+ * The history index: BM25 over each file's commit messages ("files changed for similar work
+ * before"). One document per file with history; document ids are positions in a path list stored
+ * beside the postings, so the git stage can build it before the files themselves are indexed.
+ *
+ * It is derived from the history tables and rewritten in the same transaction as they are, so it
+ * never disagrees with them.
+ */
+
+const BM25_KEY = "history:bm25";
+const PATHS_KEY = "history:paths";
+
+/** The encoded index, ready to be put into the store. */
+export interface HistoryIndexData {
+  bm25: Buffer;
+  paths: Buffer;
+}
+
+/** A loaded history index. */
+export interface HistoryIndex {
+  readonly bm25: Bm25Stats;
+  /** The file of a document id. */
+  pathOf(id: number): string | undefined;
+}
+
+/**
+ * Builds the index from every file's history. `message` looks up a commit message by the
+ * abbreviated hash kept in {@link FileHistory.commits}. Each message is tokenized once.
+ */
+export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, message: (hash: string) => string | undefined): HistoryIndexData {
+  const builder = new Bm25Builder();
+  const paths: string[] = [];
+  const cache = new Map<string, Record<string, number> | null>();
+  for (const [path, history] of files) {
+    const tf = new Map<string, number>();
+    let length = 0;
+    for (const hash of history.commits) {
+      let stats = cache.get(hash);
+      if (stats === undefined) {
+        const text = message(hash);
+        stats = text ? termStats(text).tf : null;
+        cache.set(hash, stats);
+      }
+      if (!stats) continue;
+      for (const term in stats) {
+        const n = stats[term]!;
+        tf.set(term, (tf.get(term) ?? 0) + n);
+        length += n;
+      }
+    }
+    if (length === 0) continue;
+    builder.add(paths.length, { terms: [...tf.keys()], tfs: [...tf.values()], length });
+    paths.push(path);
+  }
+  return { bm25: builder.serialize(), paths: Buffer.from(paths.join("\n"), "utf8") };
+}
+
+/** Puts the index into the store; call inside the transaction that writes the history. */
+export function putHistoryIndex(store: IndexStore, data: HistoryIndexData): void {
+  void store.lexical.put(BM25_KEY, data.bm25);
+  void store.lexical.put(PATHS_KEY, data.paths);
+}
+
+/** Loads the history index; empty when there is no history (no git, or not indexed yet). */
+export function loadHistoryIndex(store: IndexStore): HistoryIndex {
+  const bytes = store.lexical.get(PATHS_KEY);
+  const paths = bytes && bytes.length > 0 ? bytes.toString("utf8").split("\n") : [];
+  return { bm25: Bm25Snapshot.parse(store.lexical.get(BM25_KEY)), pathOf: (id) => paths[id] };
+}
