@@ -107,7 +107,7 @@ export class Engine {
   /** The lexical index (FlexSearch and BM25 statistics) as currently committed. */
   lexical(): LexicalIndex {
     const store = this.#store();
-    if (!store) throw new ContextSmithError("INDEX_CORRUPT", "There is no index yet: run `ctxsmith index` first.");
+    if (!store) throw new ContextSmithError("NO_INDEX", "There is no index yet: run `ctxsmith index` first.");
     return loadLexical(store);
   }
 
@@ -167,7 +167,7 @@ export class Engine {
   async #ready(options: QueryOptions): Promise<Searcher> {
     if (options.refresh ?? true) await this.#refresh(options);
     const store = this.#store();
-    if (!store) throw new ContextSmithError("INDEX_CORRUPT", `There is no index of ${this.config.root} yet: run \`ctxsmith index\` first.`);
+    if (!store) throw new ContextSmithError("NO_INDEX", `There is no index of ${this.config.root} yet: run \`ctxsmith index\` first (or query without --no-refresh).`);
     const meta = store.meta();
     // The searcher's loaded indexes stay valid while no commit changed what they were built from.
     const key = `${meta.createdAt}:${meta.generation}`;
@@ -194,8 +194,9 @@ export class Engine {
 
   #tokenCounter(encoding: string): TokenCounter {
     if (this.#counter?.encoding !== encoding) {
+      const counter = tiktokenCounter(encoding); // throws for an unknown encoding: keep the old one then
       this.#counter?.free();
-      this.#counter = tiktokenCounter(encoding);
+      this.#counter = counter;
     }
     return this.#counter;
   }

@@ -4,6 +4,7 @@ export type ErrorCode =
   | "NOT_A_DIRECTORY"
   | "LOCKED"
   | "INDEX_CORRUPT"
+  | "NO_INDEX"
   | "GIT_FAILED"
   | "WORKER_FAILED"
   | "ABORTED"
@@ -52,6 +53,7 @@ const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   "NOT_A_DIRECTORY",
   "LOCKED",
   "INDEX_CORRUPT",
+  "NO_INDEX",
   "GIT_FAILED",
   "WORKER_FAILED",
   "ABORTED",

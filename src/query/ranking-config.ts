@@ -31,7 +31,7 @@ export interface RankingConfig {
 export interface PackConfig {
   /** Token encoding of the budget (tiktoken names: cl100k_base, o200k_base, …). */
   readonly encoding: string;
-  /** Files of the ranking whose code may be packed. */
+  /** Files of the ranking whose code may be packed at a 4,000-token budget (proportionally more above). */
   readonly maxFiles: number;
   /** The value of a file's code falls with its rank r (1-based) as 1 / r^rankDecay. */
   readonly rankDecay: number;

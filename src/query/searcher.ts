@@ -66,7 +66,9 @@ export class Searcher {
   packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: TokenCounter, config: RankingConfig = this.#config): ContextResult {
     const weights = this.#termWeights(task);
     const candidates: Candidate[] = [];
-    ranked.slice(0, config.pack.maxFiles).forEach((entry, i) => {
+    // A larger budget reaches further down the ranking.
+    const maxFiles = Math.ceil(config.pack.maxFiles * Math.max(1, budget / 4000));
+    ranked.slice(0, maxFiles).forEach((entry, i) => {
       const file = this.#packFile(entry, i + 1);
       if (file) candidates.push(...fileCandidates(file, this.#parse(entry.path), weights, config.pack));
     });

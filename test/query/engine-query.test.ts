@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import { TempRepo } from "../helpers/repo.js";
+import { SHOP_FILES } from "../helpers/shop.js";
+
+describe("Engine queries", () => {
+  let repo: TempRepo | undefined;
+  let engine: Engine | undefined;
+  afterEach(async () => {
+    await engine?.close();
+    repo?.dispose();
+  });
+
+  const open = (): Engine => {
+    repo = TempRepo.create(SHOP_FILES, { git: false });
+    return (engine = new Engine(repo.root, { jobs: 1, git: false }));
+  };
+
+  it("builds the index on the first query, with progress", async () => {
+    const e = open();
+    const stages = new Set<string>();
+    const { files } = await e.rank("retry policy for declined cards", { onProgress: (p) => stages.add(p.stage) });
+    expect(files[0]!.path).toBe("shop/payments/retry.py");
+    expect(stages).toContain("parse");
+  });
+
+  it("sees an edit made after the last query (always fresh)", async () => {
+    const e = open();
+    expect((await e.rank("refund_order")).files).toEqual([]);
+    repo!.write({ "shop/refunds.py": "def refund_order(order):\n    return order.total\n" });
+    const { files } = await e.rank("refund_order");
+    expect(files[0]!.path).toBe("shop/refunds.py");
+    const { spans } = await e.context("refund_order", { budget: 500 });
+    expect(spans[0]).toMatchObject({ path: "shop/refunds.py", start: 1, end: 2 });
+  });
+
+  it("with refresh: false reads the index as it is, and says when there is none", async () => {
+    const e = open();
+    await expect(e.rank("cart", { refresh: false })).rejects.toMatchObject({ code: "NO_INDEX" });
+    await e.index();
+    repo!.write({ "shop/refunds.py": "def refund_order(order):\n    return order.total\n" });
+    expect((await e.rank("refund_order", { refresh: false })).files).toEqual([]);
+  });
+
+  it("answers concurrent queries with one refresh", async () => {
+    const e = open();
+    let walks = 0;
+    const onProgress = (p: { stage: string }) => void (p.stage === "walk" && walks++);
+    const results = await Promise.all([
+      e.context("add an item to the cart", { budget: 300, onProgress }),
+      e.rank("add an item to the cart", { onProgress }),
+      e.search("add item", { onProgress }),
+    ]);
+    expect(walks).toBe(1);
+    expect(results[0].files[0]).toBe("shop/cart.py");
+    expect(results[1].files[0]!.path).toBe("shop/cart.py");
+    expect(results[2][0]).toMatchObject({ path: "shop/cart.py", qualifiedName: "Cart.add_item", kind: "method", line: 7, endLine: 8, signature: "def add_item(self, item, quantity)" });
+  });
+
+  it("rank limits its list and reports each signal's rank, score and evidence", async () => {
+    const e = open();
+    const { files } = await e.rank("shop.payments.card charge the card", { limit: 2 });
+    expect(files).toHaveLength(2);
+    expect(files[0]!.path).toBe("shop/payments/card.py");
+    expect(files[0]!.signals.references).toEqual({ rank: 1, score: expect.any(Number), evidence: "module shop.payments.card" });
+    expect(files[0]!.signals.lexical?.rank).toBeGreaterThan(0);
+  });
+
+  it("rejects a budget that is not a positive whole number", async () => {
+    const e = open();
+    await expect(e.context("cart", { budget: 0 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(e.context("cart", { budget: 10.5 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+
+  it("counts with the configured encoding, and rejects an unknown one", async () => {
+    const e = open();
+    const o200k = await e.context("cart checkout", { budget: 200, ranking: { pack: { encoding: "o200k_base" } } });
+    expect(o200k.tokens).toBeLessThanOrEqual(200);
+    await expect(e.context("cart", { ranking: { pack: { encoding: "no_such_encoding" } } })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { PathIndex } from "../../src/query/path-index.js";
+
+const paths = new PathIndex(["src/shop/payments/retry.py", "src/shop/__init__.py", "src/shop/cart.py", "tools/cart.py", "web/app/index.ts", "README.md"]);
+
+describe("PathIndex", () => {
+  it("resolves a path as written, an absolute path by its longest tail, and a file name to every match", () => {
+    expect(paths.resolve("src/shop/cart.py")).toEqual(["src/shop/cart.py"]);
+    expect(paths.resolve("/home/me/proj/src/shop/cart.py")).toEqual(["src/shop/cart.py"]);
+    expect(paths.resolve("./tools/cart.py")).toEqual(["tools/cart.py"]);
+    expect(paths.resolve("cart.py").sort()).toEqual(["src/shop/cart.py", "tools/cart.py"]);
+    expect(paths.resolve("shop/cart.py")).toEqual(["src/shop/cart.py"]);
+    expect(paths.resolve("nothing.py")).toEqual([]);
+  });
+
+  it("resolves dotted module paths to files, with the member parts left over", () => {
+    expect(paths.resolveModule("shop.payments.retry.RetryPolicy.next_delay")).toEqual({ paths: ["src/shop/payments/retry.py"], rest: ["RetryPolicy", "next_delay"] });
+    expect(paths.resolveModule("src.shop")).toEqual({ paths: ["src/shop/__init__.py"], rest: [] });
+    expect(paths.resolveModule("web.app")).toEqual({ paths: ["web/app/index.ts"], rest: [] });
+    // One part is too weak a hint: `np.array` must not find `array.py`.
+    expect(paths.resolveModule("cart")).toBeNull();
+    expect(paths.resolveModule("self.cart")).toBeNull();
+  });
+
+  it("tokenizes paths without their extension", () => {
+    expect(paths.tokens("src/shop/payments/retry.py")).toEqual(["src", "shop", "payments", "retry"]);
+  });
+});

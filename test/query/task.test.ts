@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { isDocPath, isTestPath, parseTask } from "../../src/query/task.js";
+
+describe("parseTask", () => {
+  it("reads Python traceback frames in order, with line and function", () => {
+    const task = parseTask(
+      'Traceback (most recent call last):\n  File "/home/me/proj/shop/cart.py", line 12, in add\n    total()\n  File "/usr/lib/python3/site-packages/shop/pricing.py", line 40, in total\nKeyError: 1',
+    );
+    expect(task.frames.map((f) => [f.path, f.line, f.name, f.order])).toEqual([
+      ["/home/me/proj/shop/cart.py", 12, "add", 0],
+      ["/usr/lib/python3/site-packages/shop/pricing.py", 40, "total", 1],
+    ]);
+  });
+
+  it("reads JavaScript stack frames and file:line mentions", () => {
+    const task = parseTask("TypeError: x is undefined\n    at applyCoupon (src/checkout/coupon.ts:41:7)\nSee also lib/util.js:9");
+    expect(task.frames.map((f) => [f.path, f.line])).toEqual([
+      ["src/checkout/coupon.ts", 41],
+      ["lib/util.js", 9],
+    ]);
+    expect(task.frames[0]!.name).toBe("applyCoupon");
+  });
+
+  it("finds file paths, dotted module paths and code identifiers", () => {
+    const task = parseTask("The bug is in shop/payments/retry.py: `RetryPolicy.next_delay` and django.db.models.query call charge_card() e.g. twice.");
+    expect(task.paths).toEqual(["shop/payments/retry.py"]);
+    expect(task.dotted).toEqual(["RetryPolicy.next_delay", "django.db.models.query"]);
+    expect(task.identifiers).toEqual(expect.arrayContaining(["RetryPolicy", "next_delay", "charge_card"]));
+    expect(task.dotted).not.toContain("e.g");
+  });
+
+  it("keeps content terms without stopwords, weighting repeats sublinearly", () => {
+    const task = parseTask("The retry is failing; the retry retries the card when it should not");
+    expect(task.terms.has("the")).toBe(false);
+    expect(task.terms.has("should")).toBe(false);
+    expect(task.terms.get("retry")).toBeCloseTo(1 + Math.log(2));
+    expect(task.terms.get("card")).toBe(1);
+  });
+
+  it("tells tasks about tests and docs from others", () => {
+    expect(parseTask("charge_card raises KeyError").aboutTests).toBe(false);
+    expect(parseTask("the unit tests of tests/test_cart.py are flaky").aboutTests).toBe(true);
+    expect(parseTask("Typo in the documentation of retries").aboutDocs).toBe(true);
+  });
+});
+
+describe("isTestPath and isDocPath", () => {
+  it("recognise test files across languages", () => {
+    for (const p of ["tests/test_cart.py", "pkg/test_x.py", "src/cart.test.ts", "a/b_test.go", "src/__tests__/x.js", "conftest.py", "testing/helpers.py", "src/FooTest.java"]) {
+      expect(isTestPath(p), p).toBe(true);
+    }
+    for (const p of ["src/_pytest/python.py", "shop/contest.py", "src/latest.ts", "attestation/x.go"]) expect(isTestPath(p), p).toBe(false);
+  });
+
+  it("recognise documentation", () => {
+    expect(isDocPath("docs/conf.py")).toBe(true);
+    expect(isDocPath("README.md")).toBe(true);
+    expect(isDocPath("src/docstring.py")).toBe(false);
+  });
+});
