@@ -1,0 +1,85 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import type { TempRepo } from "../helpers/repo.js";
+import { shopRepo } from "../helpers/shop.js";
+
+let repo: TempRepo;
+
+beforeAll(() => {
+  repo = shopRepo();
+  // The first query builds the index itself.
+});
+afterAll(() => repo.dispose());
+
+const TRACEBACK = 'Traceback (most recent call last):\n  File "/srv/app/shop/pricing.py", line 5, in total_price\nTypeError: unsupported operand';
+
+describe("ctxsmith context / rank / search", () => {
+  it("context --json keeps the contract: text, tokens, budget, files, spans matching the text", () => {
+    const r = runCli(["context", TRACEBACK, "--budget", "600", "--json", "--path", repo.root]);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { text: string; tokens: number; budget: number; files: string[]; spans: Array<Record<string, unknown>> };
+    expect(Object.keys(out).sort()).toEqual(["budget", "files", "spans", "text", "tokens"]);
+    expect(out.budget).toBe(600);
+    expect(out.tokens).toBeGreaterThan(0);
+    expect(out.tokens).toBeLessThanOrEqual(600);
+    expect(out.files[0]).toBe("shop/pricing.py");
+    for (const span of out.spans) {
+      expect(Object.keys(span).sort()).toEqual(["end", "kind", "path", "start", "symbol"]);
+      expect(out.text).toContain(`${span.start as number}|`);
+    }
+    expect(out.spans[0]).toMatchObject({ path: "shop/pricing.py", start: 1 });
+  });
+
+  it("context prints markdown on stdout and a summary on stderr", () => {
+    const r = runCli(["context", "retry policy for declined cards", "-b", "500"], { cwd: repo.root });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^### shop\/payments\/retry\.py · lines /);
+    expect(r.stdout).toContain("```python\n");
+    expect(r.stderr).toMatch(/of 500 tokens · \d+ files/);
+  });
+
+  it("rank --json lists files best first with each signal's rank and score", () => {
+    const r = runCli(["rank", "--task-file", "-", "--json", "--limit", "3", "--path", repo.root], { input: TRACEBACK });
+    expect(r.status).toBe(0);
+    const { files } = JSON.parse(r.stdout) as { files: Array<{ path: string; score: number; signals: Record<string, { rank: number; score: number }> }> };
+    expect(files.length).toBeLessThanOrEqual(3);
+    expect(files[0]!.path).toBe("shop/pricing.py");
+    expect(files[0]!.signals.references).toMatchObject({ rank: 1, score: expect.any(Number) });
+    expect(files.every((f, i) => i === 0 || f.score <= files[i - 1]!.score)).toBe(true);
+  });
+
+  it("reads a long task from a file without shell quoting", () => {
+    const file = join(repo.root, "..", `task-${process.pid}.txt`);
+    writeFileSync(file, `Invoice $(rm -rf /) "total price" is 'wrong'\n${"and again ".repeat(500)}`);
+    const r = runCli(["rank", "--task-file", file, "--json"], { cwd: repo.root });
+    rmSync(file);
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as { files: Array<{ path: string }> }).files[0]!.path).toBe("shop/pricing.py");
+  });
+
+  it("search --json returns functions and classes with file, line and signature", () => {
+    const r = runCli(["search", "RetryPolicy next delay", "--json", "--path", repo.root]);
+    expect(r.status).toBe(0);
+    const { results } = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>> };
+    expect(results[0]).toMatchObject({ path: "shop/payments/retry.py", qualifiedName: "RetryPolicy.next_delay", line: 9, kind: "method" });
+    const text = runCli(["search", "RetryPolicy", "--path", repo.root]);
+    expect(text.stdout).toContain("shop/payments/retry.py:3  class RetryPolicy\n    class RetryPolicy");
+  });
+
+  it("fails clearly on bad input", () => {
+    const empty = runCli(["context", "   ", "--path", repo.root]);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain("The task is empty");
+    const missing = runCli(["rank", "--task-file", "/no/such/file.txt", "--path", repo.root, "--json"]);
+    expect(missing.status).toBe(1);
+    expect(JSON.parse(missing.stdout)).toEqual({ error: { code: "PATH_NOT_FOUND", message: expect.stringContaining("/no/such/file.txt") } });
+    const budget = runCli(["context", "cart", "--budget", "0", "--path", repo.root]);
+    expect(budget.status).toBe(2);
+    expect(budget.stderr).toContain("--budget must be a positive whole number");
+    const noRepo = runCli(["rank", "cart", "--path", "/no/such/repo"]);
+    expect(noRepo.status).toBe(1);
+    expect(noRepo.stderr).toContain("No such directory");
+  });
+});
