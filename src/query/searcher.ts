@@ -5,6 +5,7 @@ import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
 import { fileCandidates, matchScore, type TermWeights } from "./pack/candidates.js";
+import { fileText, type FileText } from "./pack/file-text.js";
 import { pack } from "./pack/pack.js";
 import type { TokenCounter } from "./pack/tokens.js";
 import type { Candidate, PackFile } from "./pack/types.js";
@@ -14,6 +15,18 @@ import type { RankingConfig } from "./ranking-config.js";
 import type { SignalContext } from "./signals/context.js";
 import { parseTask } from "./task.js";
 import type { ContextResult, RankResult, RankedFile, SearchHit, SignalName, SignalResult } from "./types.js";
+
+/** Parse results and file texts kept per searcher (oldest dropped first). */
+const CACHE_FILES = 512;
+
+/** `cache.get(key)`, computed and kept on a miss; the oldest entry goes when the cache is full. */
+function bounded<V>(cache: Map<string, V>, key: string, compute: () => V): V {
+  if (cache.has(key)) return cache.get(key)!;
+  const value = compute();
+  if (cache.size >= CACHE_FILES) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
 
 /** Options of one ranking. */
 export interface RankOptions {
@@ -36,6 +49,7 @@ export class Searcher {
   #history: HistoryIndex | undefined;
   #paths: PathIndex | undefined;
   readonly #parsed = new Map<string, ParsedFile | undefined>();
+  readonly #texts = new Map<string, FileText | null>();
 
   constructor(store: IndexStore, root: string, config: RankingConfig) {
     this.#store = store;
@@ -116,26 +130,29 @@ export class Searcher {
   }
 
   #parse(path: string): ParsedFile | undefined {
-    if (!this.#parsed.has(path)) this.#parsed.set(path, this.#store.parsed.get(path));
-    return this.#parsed.get(path);
+    return bounded(this.#parsed, path, () => this.#store.parsed.get(path));
   }
 
   #packFile(entry: RankedFile, rank: number): PackFile | null {
-    const record = this.#store.file(entry.path);
-    if (!record || record.skipped) return null;
-    let text: string;
-    try {
-      text = readFileSync(join(this.#root, entry.path), "utf8");
-    } catch {
-      return null; // deleted since it was indexed: nothing to show
-    }
-    const lines = text.split(/\r?\n/);
-    if (lines[lines.length - 1] === "") lines.pop();
+    const text = this.#fileText(entry.path);
+    if (!text) return null;
     const why = Object.entries(entry.signals)
       .sort((a, b) => a[1].rank - b[1].rank)
       .map(([name, s]) => `${name} #${s.rank}`)
       .join(", ");
-    return { path: entry.path, rank, language: record.language, lines, why: `#${rank} (${why})` };
+    return { ...text, rank, why: `#${rank} (${why})` };
+  }
+
+  /** A file's text as indexed, memoised (a warm process packs the same files for many tasks). */
+  #fileText(path: string): FileText | null {
+    return bounded(this.#texts, path, () => {
+      const record = this.#store.file(path);
+      try {
+        return record && !record.skipped ? fileText(path, record.language, readFileSync(join(this.#root, path), "utf8")) : null;
+      } catch {
+        return null; // deleted since it was indexed: nothing to show
+      }
+    });
   }
 }
 

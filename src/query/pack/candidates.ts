@@ -1,6 +1,8 @@
 import { tokenize } from "../../core/tokenize.js";
 import type { ParsedFile, SymbolInfo } from "../../core/types.js";
 import type { PackConfig } from "../ranking-config.js";
+import { hasLineIn } from "./file-text.js";
+import { renderLine } from "./render.js";
 import type { Candidate, PackFile } from "./types.js";
 
 /** Kinds whose body is code worth showing whole. */
@@ -22,15 +24,25 @@ export function fileCandidates(file: PackFile, parsed: ParsedFile | undefined, t
   const weight = 1 / Math.pow(file.rank, config.rankDecay);
   const n = file.lines.length;
   if (n === 0) return [];
+  // The task's terms in this file, with the lines they are on: each body is scored from these.
+  const present: Array<[number, readonly number[]]> = [];
+  for (const [term, w] of terms) {
+    const lines = file.tokenLines.get(term);
+    if (lines) present.push([w, lines]);
+  }
+  const rangeScore = (start: number, end: number): number => present.reduce((sum, [w, lines]) => (hasLineIn(lines, start, end) ? sum + w : sum), 0);
+  const candidate = (kind: Candidate["kind"], symbol: string | null, ranges: Array<[number, number]>, value: number): Candidate => ({
+    file, kind, symbol, ranges, value, chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
+  });
+
   if (!parsed || parsed.symbols.length === 0 || n <= config.wholeFileLines) {
     const end = Math.min(n, parsed || n <= config.wholeFileLines ? n : HEAD_LINES);
-    const match = matchScore(file.lines.slice(0, end).join("\n"), terms);
-    return [{ file, kind: "file", symbol: null, ranges: [[1, end]], value: weight * (config.outlineValue + match) }];
+    return [candidate("file", null, [[1, end]], weight * (config.outlineValue + rangeScore(1, end)))];
   }
   const out: Candidate[] = [];
   const symbols = parsed.symbols;
   const topLevel = symbols.filter((s) => s.parent === -1);
-  out.push({ file, kind: "file-outline", symbol: null, ranges: headRanges(topLevel, file.lines), value: weight * config.outlineValue });
+  out.push(candidate("file-outline", null, headRanges(topLevel, file.lines), weight * config.outlineValue));
 
   // Scores of bodies, normalised by the file's best so the file's rank sets the scale.
   const bodies: Array<{ symbol: SymbolInfo; score: number }> = [];
@@ -38,28 +50,29 @@ export function fileCandidates(file: PackFile, parsed: ParsedFile | undefined, t
     if (CONTAINER_KINDS.has(symbol.kind)) {
       const members = symbols.filter((s) => s.parent === index);
       if (members.length > 0) {
-        out.push({ file, kind: "class-outline", symbol: symbol.qualifiedName, ranges: headRanges([symbol, ...members], file.lines), value: weight * config.outlineValue * 0.5 });
+        out.push(candidate("class-outline", symbol.qualifiedName, headRanges([symbol, ...members], file.lines), weight * config.outlineValue * 0.5));
       }
     }
     // A function nested in a function is part of its parent's body, not a pick of its own.
     const nested = symbol.parent >= 0 && BODY_KINDS.has(symbols[symbol.parent]!.kind);
     if (!nested && (BODY_KINDS.has(symbol.kind) || (CONTAINER_KINDS.has(symbol.kind) && !symbols.some((s) => s.parent === index)))) {
-      const body = file.lines.slice(symbol.startLine - 1, symbol.endLine).join("\n");
-      const score = matchScore(body, terms) + 2 * matchScore(`${symbol.qualifiedName} ${symbol.doc}`, terms);
+      // Terms in the declaration (name, parameters) count three times; the body's once.
+      const declaration = declarationLine(symbol, file.lines);
+      const score = rangeScore(symbol.startLine, symbol.endLine) + 2 * rangeScore(declaration, declaration);
       bodies.push({ symbol, score });
     }
   });
   const best = Math.max(1e-9, ...bodies.map((b) => b.score));
   for (const { symbol, score } of bodies) {
-    out.push({
-      file,
-      kind: "body",
-      symbol: symbol.qualifiedName,
-      ranges: [[symbol.startLine, Math.min(symbol.endLine, n)]],
-      value: weight * (config.bodyBaseValue + score / best),
-    });
+    out.push(candidate("body", symbol.qualifiedName, [[symbol.startLine, Math.min(symbol.endLine, n)]], weight * (config.bodyBaseValue + score / best)));
   }
   return out;
+}
+
+function rangeChars(file: PackFile, start: number, end: number): number {
+  let chars = 0;
+  for (let line = start; line <= end; line++) chars += renderLine(file, line).length;
+  return chars;
 }
 
 /** Sum of the weights of the distinct task terms in `text`. */
@@ -72,14 +85,16 @@ export function matchScore(text: string, terms: TermWeights): number {
 /** Decorators and annotations above a definition (`@property`, `@Override`, `#[derive(…)]`). */
 const DECORATOR = /^\s*(?:@|#\[)/;
 
-/** The declaration line of each symbol (past its decorators), as sorted, merged ranges. */
+/** The line a symbol is declared on, past its decorators. */
+function declarationLine(symbol: SymbolInfo, text: readonly string[]): number {
+  let line = symbol.startLine;
+  while (line < symbol.endLine && DECORATOR.test(text[line - 1] ?? "")) line++;
+  return line;
+}
+
+/** The declaration line of each symbol, as sorted, merged ranges. */
 function headRanges(symbols: SymbolInfo[], text: readonly string[]): Array<[number, number]> {
-  const declarationLine = (s: SymbolInfo): number => {
-    let line = s.startLine;
-    while (line < s.endLine && DECORATOR.test(text[line - 1] ?? "")) line++;
-    return line;
-  };
-  const lines = [...new Set(symbols.map(declarationLine).filter((l) => l >= 1 && l <= text.length))].sort((a, b) => a - b);
+  const lines = [...new Set(symbols.map((s) => declarationLine(s, text)).filter((l) => l >= 1 && l <= text.length))].sort((a, b) => a - b);
   const ranges: Array<[number, number]> = [];
   for (const line of lines) {
     const last = ranges[ranges.length - 1];

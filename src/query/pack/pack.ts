@@ -59,14 +59,25 @@ function fill(state: State, candidates: readonly Candidate[], budget: number, ra
   for (const pick of state.picks) perFile.set(pick.file.path, (perFile.get(pick.file.path) ?? 0) + 1);
   let used = estimateChars(state) * ratio;
   const heap = new MaxHeap<{ candidate: Candidate; density: number }>((e) => e.density);
+  // A candidate's added characters change only when its file's shown lines do: memoised per file version.
+  const versions = new Map<string, number>();
+  const memo = new Map<Candidate, { version: number; chars: number }>();
+  const added = (candidate: Candidate): number => {
+    const version = versions.get(candidate.file.path) ?? 0;
+    const hit = memo.get(candidate);
+    if (hit?.version === version) return hit.chars;
+    const chars = addedChars(candidate, state.shown.get(candidate.file.path));
+    memo.set(candidate, { version, chars });
+    return chars;
+  };
   const density = (candidate: Candidate): number => {
-    const cost = addedChars(candidate, state.shown.get(candidate.file.path)) * ratio;
+    const cost = added(candidate) * ratio;
     const value = candidate.value * Math.pow(config.repeatDiscount, perFile.get(candidate.file.path) ?? 0);
     return cost > 0 ? value / cost : -1;
   };
   for (const candidate of candidates) if (!chosen.has(candidate)) heap.push({ candidate, density: density(candidate) });
 
-  let added = 0;
+  let picked = 0;
   // Lazy greedy: densities only fall as picks are made (lines get shared, discounts grow), so a
   // popped entry is re-scored and taken only if it still beats the next one.
   for (let entry = heap.pop(); entry; entry = heap.pop()) {
@@ -78,15 +89,16 @@ function fill(state: State, candidates: readonly Candidate[], budget: number, ra
       heap.push({ candidate, density: current });
       continue;
     }
-    const cost = addedChars(candidate, state.shown.get(candidate.file.path)) * ratio;
+    const cost = added(candidate) * ratio;
     if (used + cost > budget) continue;
     show(state.shown, candidate);
     state.picks.push(candidate);
     perFile.set(candidate.file.path, (perFile.get(candidate.file.path) ?? 0) + 1);
+    versions.set(candidate.file.path, (versions.get(candidate.file.path) ?? 0) + 1);
     used += cost;
-    added++;
+    picked++;
   }
-  return added;
+  return picked;
 }
 
 function renderState(state: State, counter: TokenCounter): Omit<ContextResult, "budget"> {
@@ -97,11 +109,15 @@ function renderState(state: State, counter: TokenCounter): Omit<ContextResult, "
 
 /** Characters the candidate adds to the text: new lines, a gap line per new run, a header for a new file. */
 function addedChars(candidate: Candidate, file: ShownFile | undefined): number {
-  let chars = file ? 0 : renderHeader(candidate.file, candidate.ranges.map(([start, end]) => ({ path: "", start, end, kind: "body", symbol: null }))).length + 4;
+  if (!file) {
+    const header = renderHeader(candidate.file, candidate.ranges.map(([start, end]) => ({ path: "", start, end, kind: "body", symbol: null }))).length;
+    return header + 4 + candidate.chars + 2 * candidate.ranges.length;
+  }
+  let chars = 0;
   for (const [start, end] of candidate.ranges) {
     let inRun = false;
     for (let line = start; line <= end; line++) {
-      if (file?.lines.has(line)) {
+      if (file.lines.has(line)) {
         inRun = false;
         continue;
       }

@@ -1,15 +1,11 @@
-import type { Language } from "../../core/types.js";
 import type { SpanKind } from "../types.js";
+import type { FileText } from "./file-text.js";
 
 /** A file whose code may be packed, with what packing needs to know about it. */
-export interface PackFile {
-  path: string;
+export interface PackFile extends FileText {
   /** 1-based rank in the fused ranking. */
   rank: number;
-  language: Language | null;
-  /** The file's lines (without line ends). */
-  lines: string[];
-  /** Why it was chosen, for the header: "lexical #1, references #2". */
+  /** Why it was chosen, for the header: "#1 (lexical #1, references #2)". */
   why: string;
 }
 
@@ -21,4 +17,6 @@ export interface Candidate {
   /** 1-based inclusive ranges, sorted, not overlapping. */
   ranges: Array<[number, number]>;
   value: number;
+  /** Characters of its rendered lines (what it costs when none of them is shown yet). */
+  chars: number;
 }

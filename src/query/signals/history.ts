@@ -1,7 +1,7 @@
-import type { SignalHit, SignalResult } from "../types.js";
+import type { SignalResult } from "../types.js";
 import { scoreBm25, topTerms } from "./bm25.js";
 import type { SignalContext } from "./context.js";
-import { signalResult } from "./result.js";
+import { signalResult, type PendingHit } from "./result.js";
 
 /**
  * History signal: BM25 of the task's terms over each file's commit messages — the files that
@@ -9,11 +9,11 @@ import { signalResult } from "./result.js";
  */
 export function historySignal(ctx: SignalContext): SignalResult {
   const { task, history, paths, config } = ctx;
-  const hits: SignalHit[] = [];
+  const hits: PendingHit[] = [];
   for (const [id, match] of scoreBm25(history.bm25, task.terms, config.bm25)) {
     const path = history.pathOf(id);
     // History outlives files: keep only those in the index now.
-    if (path && paths.has(path)) hits.push({ path, score: match.score, evidence: `commits: ${topTerms(match)}` });
+    if (path && paths.has(path)) hits.push({ path, score: match.score, evidence: () => `commits: ${topTerms(match)}` });
   }
   return signalResult("history", hits, config.signalDepth);
 }

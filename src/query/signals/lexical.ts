@@ -1,7 +1,7 @@
-import type { SignalHit, SignalResult } from "../types.js";
+import type { SignalResult } from "../types.js";
 import { scoreBm25, topTerms } from "./bm25.js";
 import type { SignalContext } from "./context.js";
-import { signalResult } from "./result.js";
+import { signalResult, type PendingHit } from "./result.js";
 
 /**
  * Lexical signal: BM25 of the task's terms over whole files (code tokenizer), plus a boost for
@@ -11,7 +11,7 @@ export function lexicalSignal(ctx: SignalContext): SignalResult {
   const { task, lexical, config, paths } = ctx;
   const stats = lexical.bm25;
   const matches = scoreBm25(stats, task.terms, config.bm25);
-  const hits: SignalHit[] = [];
+  const hits: PendingHit[] = [];
   for (const [id, match] of matches) {
     const path = lexical.pathOf(id);
     if (!path) continue;
@@ -26,7 +26,7 @@ export function lexicalSignal(ctx: SignalContext): SignalResult {
       inPath.push(token);
     }
     const score = match.score + config.pathBoost * boost;
-    hits.push({ path, score, evidence: inPath.length ? `path: ${inPath.join(", ")}; body: ${topTerms(match)}` : topTerms(match) });
+    hits.push({ path, score, evidence: () => (inPath.length ? `path: ${inPath.join(", ")}; body: ${topTerms(match)}` : topTerms(match)) });
   }
   return signalResult("lexical", hits, config.signalDepth);
 }

@@ -1,7 +1,7 @@
-import type { SignalHit, SignalResult } from "../types.js";
+import type { SignalResult } from "../types.js";
 import { scoreBm25, topTerms } from "./bm25.js";
 import type { SignalContext } from "./context.js";
-import { signalResult } from "./result.js";
+import { signalResult, type PendingHit } from "./result.js";
 
 /**
  * Symbol signal: BM25 of the task's terms over each file's symbol text — definition names,
@@ -10,10 +10,10 @@ import { signalResult } from "./result.js";
  */
 export function symbolsSignal(ctx: SignalContext): SignalResult {
   const { task, lexical, config } = ctx;
-  const hits: SignalHit[] = [];
+  const hits: PendingHit[] = [];
   for (const [id, match] of scoreBm25(lexical.symbols, task.terms, config.bm25)) {
     const path = lexical.pathOf(id);
-    if (path) hits.push({ path, score: match.score, evidence: topTerms(match) });
+    if (path) hits.push({ path, score: match.score, evidence: () => topTerms(match) });
   }
   return signalResult("symbols", hits, config.signalDepth);
 }

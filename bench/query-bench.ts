@@ -1,0 +1,125 @@
+/**
+ * Query speed benchmark: `ctxsmith context` as a whole process (Node start-up included), with
+ * the freshness check (the default) and without it (--no-refresh), beside a bare `node -e 0`
+ * start; then queries in one warm process (the MCP server's case), with and without refresh.
+ * Tasks are issue texts from a JSONL file (`problem_statement` fields), or built-in ones.
+ *
+ *   npm run build
+ *   node dist/bench/query-bench.js --repo /path/to/indexed/checkout [--tasks FILE.jsonl] [--repo-name owner/name] [--runs 5] [--budget 4000] [--out FILE.md]
+ */
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Engine } from "../src/engine.js";
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback?: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const repo = opt("repo");
+if (!repo) {
+  process.stderr.write("usage: query-bench --repo PATH [--tasks FILE.jsonl] [--repo-name owner/name] [--runs N] [--budget N] [--out FILE]\n");
+  process.exit(2);
+}
+const runs = Number(opt("runs", "5"));
+const budget = Number(opt("budget", "4000"));
+const out = opt("out");
+const cli = fileURLToPath(new URL("../ctxsmith.js", import.meta.url));
+
+function loadTasks(): string[] {
+  const file = opt("tasks");
+  if (!file) return ["the result is wrong when the input is empty", "TypeError: unsupported operand type(s) in the parser", "add an option to skip hidden files"];
+  const name = opt("repo-name");
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { repo: string; problem_statement: string })
+    .filter((r) => !name || r.repo === name)
+    .map((r) => r.problem_statement)
+    .slice(0, 10);
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+function wall(command: string[], input?: string): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, command, { input, encoding: "utf8", maxBuffer: 64 << 20 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${command.join(" ")} failed: ${r.stderr}`);
+  return ms;
+}
+
+const tasks = loadTasks();
+const dir = mkdtempSync(join(tmpdir(), "ctxsmith-qbench-"));
+const files = tasks.map((t, i) => {
+  const f = join(dir, `task-${i}.txt`);
+  writeFileSync(f, t);
+  return f;
+});
+
+// Make sure the index is current before timing anything.
+wall([cli, "index", repo, "--quiet"]);
+
+// Side by side, interleaved, so machine noise hits every variant alike.
+const bare: number[] = [];
+const fresh: number[] = [];
+const noRefresh: number[] = [];
+for (let r = 0; r < runs; r++) {
+  for (const f of files) {
+    bare.push(wall(["-e", "0"]));
+    fresh.push(wall([cli, "context", "--task-file", f, "-b", String(budget), "--path", repo, "--json"]));
+    noRefresh.push(wall([cli, "context", "--task-file", f, "-b", String(budget), "--path", repo, "--json", "--no-refresh"]));
+  }
+}
+
+const engine = new Engine(repo);
+await engine.context(tasks[0]!, { budget }); // load indexes and the encoder once
+const warm: number[] = [];
+const warmRefresh: number[] = [];
+const warmRank: number[] = [];
+const overBudget: number[] = [];
+for (let r = 0; r < runs; r++) {
+  for (const task of tasks) {
+    let t0 = performance.now();
+    const result = await engine.context(task, { budget, refresh: false });
+    warm.push(performance.now() - t0);
+    if (result.tokens > budget) overBudget.push(result.tokens);
+    t0 = performance.now();
+    await engine.context(task, { budget });
+    warmRefresh.push(performance.now() - t0);
+    t0 = performance.now();
+    await engine.rank(task, { refresh: false });
+    warmRank.push(performance.now() - t0);
+  }
+}
+const status = engine.status();
+await engine.close();
+rmSync(dir, { recursive: true, force: true });
+
+const f = (ms: number): string => `${Math.round(ms)} ms`;
+const lines = [
+  `## ${new Date().toISOString().slice(0, 10)} · ${repo} · ${status?.totals.files ?? "?"} files`,
+  "",
+  `Machine: ${cpus()[0]?.model ?? "?"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}. ${tasks.length} tasks × ${runs} runs, budget ${budget}; medians.`,
+  "",
+  "| what | median |",
+  "|---|---|",
+  `| \`node -e 0\` (Node start-up alone) | ${f(median(bare))} |`,
+  `| \`ctxsmith context\` whole process (refresh check included) | ${f(median(fresh))} |`,
+  `| \`ctxsmith context --no-refresh\` whole process | ${f(median(noRefresh))} |`,
+  `| warm \`engine.context\` (refresh: false) | ${median(warm).toFixed(1)} ms |`,
+  `| warm \`engine.context\` with the refresh check | ${median(warmRefresh).toFixed(1)} ms |`,
+  `| warm \`engine.rank\` (refresh: false) | ${median(warmRank).toFixed(1)} ms |`,
+  "",
+  `Answers over budget: ${overBudget.length}.`,
+  "",
+];
+process.stdout.write(lines.join("\n"));
+if (out) appendFileSync(out, `${lines.join("\n")}\n`);
