@@ -3,7 +3,7 @@ import { resolveConfig, type Config, type IndexOptions } from "./core/config.js"
 import { ContextSmithError } from "./core/errors.js";
 import type { IndexStats } from "./core/types.js";
 import { runIndex, type RunOptions } from "./indexing/indexer.js";
-import { tiktokenCounter, type TokenCounter } from "./query/pack/tokens.js";
+import { TokenWorker, type AsyncTokenCounter } from "./query/pack/token-worker.js";
 import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
 import { Searcher, type RankOptions } from "./query/searcher.js";
 import type { ContextResult, RankResult, SearchHit } from "./query/types.js";
@@ -62,7 +62,7 @@ export class Engine {
   readonly ranking: RankingConfig;
   #reader: IndexStore | null = null;
   #searcher: { key: string; searcher: Searcher } | null = null;
-  #counter: TokenCounter | null = null;
+  #counter: AsyncTokenCounter | null = null;
   #refreshing: Promise<unknown> | null = null;
 
   /** @throws ContextSmithError `PATH_NOT_FOUND` or `NOT_A_DIRECTORY` for a bad root. */
@@ -137,9 +137,11 @@ export class Engine {
   async context(task: string, options: QueryOptions & { budget?: number } = {}): Promise<ContextResult> {
     const budget = options.budget ?? 4000;
     if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
-    const searcher = await this.#ready(options);
     const config = this.#rankOptions(options).config ?? this.ranking;
-    return searcher.context(task, budget, this.#tokenCounter(config.pack.encoding), { config });
+    // The encoder loads in its worker while the index is refreshed and the task ranked.
+    const counter = this.#tokenCounter(config.pack.encoding);
+    const searcher = await this.#ready(options);
+    return searcher.context(task, budget, counter, { config });
   }
 
   /** Functions and classes matching `query`, best first, with file, line and signature. */
@@ -149,7 +151,7 @@ export class Engine {
   }
 
   /** Counts tokens as `context` does (the engine's configured encoding). */
-  countTokens(text: string): number {
+  countTokens(text: string): Promise<number> {
     return this.#tokenCounter(this.ranking.pack.encoding).count(text);
   }
 
@@ -158,8 +160,9 @@ export class Engine {
     const reader = this.#reader;
     this.#reader = null;
     this.#searcher = null;
-    this.#counter?.free();
+    const counter = this.#counter;
     this.#counter = null;
+    await counter?.close();
     await reader?.close();
   }
 
@@ -192,11 +195,10 @@ export class Engine {
     return options.ranking ? { config: resolveRanking(options.ranking, this.ranking) } : {};
   }
 
-  #tokenCounter(encoding: string): TokenCounter {
+  #tokenCounter(encoding: string): AsyncTokenCounter {
     if (this.#counter?.encoding !== encoding) {
-      const counter = tiktokenCounter(encoding); // throws for an unknown encoding: keep the old one then
-      this.#counter?.free();
-      this.#counter = counter;
+      void this.#counter?.close();
+      this.#counter = new TokenWorker(encoding);
     }
     return this.#counter;
   }

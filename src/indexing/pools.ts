@@ -1,23 +1,5 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Piscina } from "piscina";
-
-/**
- * Resolves a compiled worker entry, `dist/workers/<name>.js`, from wherever this module runs:
- * `dist/src/indexing/` (the library), `dist/` (the bundled CLI) or `src/indexing/` (tests).
- */
-export function workerFile(name: "parse" | "git-log"): string {
-  const candidates = [
-    new URL(`./workers/${name}.js`, import.meta.url),
-    new URL(`../../workers/${name}.js`, import.meta.url),
-    new URL(`../../dist/workers/${name}.js`, import.meta.url),
-  ];
-  for (const url of candidates) {
-    const path = fileURLToPath(url);
-    if (existsSync(path)) return path;
-  }
-  throw new Error(`worker ${name}.js not found: run \`npm run build\``);
-}
+import { workerFile } from "../worker-file.js";
 
 /**
  * A pool of `threads` workers running `workers/<name>.js`. piscina is imported on first use:

@@ -15,7 +15,7 @@ const MAX_DEFINING_FILES = 30;
  * the whole identifier narrow the search to the few files whose symbol text holds it; their
  * parse results say which of them define it. Empty when the name is too common to matter.
  */
-export function findDefinitions(ctx: Pick<SignalContext, "lexical" | "parsed">, name: string): Definition[] {
+export function findDefinitions(ctx: Pick<SignalContext, "lexical" | "symbols">, name: string): Definition[] {
   const dot = name.lastIndexOf(".");
   const simple = dot >= 0 ? name.slice(dot + 1) : name;
   if (!/^[A-Za-z0-9_$]{2,64}$/.test(simple)) return [];
@@ -25,9 +25,9 @@ export function findDefinitions(ctx: Pick<SignalContext, "lexical" | "parsed">, 
   const files = new Set<string>();
   for (const id of ids) {
     const path = ctx.lexical.pathOf(id);
-    const parsed = path ? ctx.parsed(path) : undefined;
-    if (!path || !parsed) continue;
-    for (const symbol of parsed.symbols) {
+    const symbols = path ? ctx.symbols(path) : undefined;
+    if (!path || !symbols) continue;
+    for (const symbol of symbols) {
       if (symbol.name !== simple) continue;
       if (dot >= 0 && !symbol.qualifiedName.endsWith(name)) continue;
       found.push({ path, symbol });

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ParsedFile } from "../core/types.js";
+import type { ParsedFile, SymbolInfo } from "../core/types.js";
 import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
 import { fileCandidates, matchScore, type TermWeights } from "./pack/candidates.js";
 import { fileText, type FileText } from "./pack/file-text.js";
 import { pack } from "./pack/pack.js";
-import type { TokenCounter } from "./pack/tokens.js";
+import type { AsyncTokenCounter } from "./pack/token-worker.js";
 import type { Candidate, PackFile } from "./pack/types.js";
 import { PathIndex } from "./path-index.js";
 import { rankFiles } from "./ranker.js";
@@ -49,6 +49,7 @@ export class Searcher {
   #history: HistoryIndex | undefined;
   #paths: PathIndex | undefined;
   readonly #parsed = new Map<string, ParsedFile | undefined>();
+  readonly #symbols = new Map<string, SymbolInfo[] | undefined>();
   readonly #texts = new Map<string, FileText | null>();
 
   constructor(store: IndexStore, root: string, config: RankingConfig) {
@@ -70,23 +71,23 @@ export class Searcher {
   }
 
   /** Ranks, then packs the best files' code into `budget` tokens. */
-  context(task: string, budget: number, counter: TokenCounter, options: RankOptions = {}): ContextResult {
+  context(task: string, budget: number, counter: AsyncTokenCounter, options: RankOptions = {}): Promise<ContextResult> {
     const config = options.config ?? this.#config;
     const ranked = this.rank(task, options).files;
     return this.packRanked(task, ranked, budget, counter, config);
   }
 
   /** Packs an existing ranking (the benchmark re-packs cached rankings). */
-  packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: TokenCounter, config: RankingConfig = this.#config): ContextResult {
+  async packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig = this.#config): Promise<ContextResult> {
     const weights = this.#termWeights(task);
     const candidates: Candidate[] = [];
     // A larger budget reaches further down the ranking.
     const maxFiles = Math.ceil(config.pack.maxFiles * Math.max(1, budget / 4000));
     ranked.slice(0, maxFiles).forEach((entry, i) => {
       const file = this.#packFile(entry, i + 1);
-      if (file) candidates.push(...fileCandidates(file, this.#parse(entry.path), weights, config.pack));
+      if (file) candidates.push(...fileCandidates(file, this.#symbolsOf(entry.path), weights, config.pack));
     });
-    return { ...pack(candidates, budget, counter, config.pack), budget };
+    return { ...(await pack(candidates, budget, counter, config.pack)), budget };
   }
 
   /**
@@ -97,8 +98,7 @@ export class Searcher {
     const weights = this.#termWeights(query);
     const hits: SearchHit[] = [];
     this.rank(query).files.slice(0, Math.max(20, limit)).forEach((file, i) => {
-      const parsed = this.#parse(file.path);
-      for (const s of parsed?.symbols ?? []) {
+      for (const s of this.#symbolsOf(file.path) ?? []) {
         const match = 2 * matchScore(s.qualifiedName, weights) + matchScore(`${s.signature} ${s.doc}`, weights);
         if (match <= 0) continue;
         hits.push({
@@ -114,7 +114,7 @@ export class Searcher {
     this.#lexical ??= loadLexical(this.#store);
     this.#history ??= loadHistoryIndex(this.#store);
     this.#paths ??= new PathIndex(this.#lexical.files.values());
-    return { task: parseTask(text), config, store: this.#store, lexical: this.#lexical, history: this.#history, paths: this.#paths, parsed: (path) => this.#parse(path) };
+    return { task: parseTask(text), config, store: this.#store, lexical: this.#lexical, history: this.#history, paths: this.#paths, symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
   }
 
   /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */
@@ -127,6 +127,10 @@ export class Searcher {
       if (df > 0) weights.set(term, weight * Math.log(1 + (bm25.docs - df + 0.5) / (df + 0.5)));
     }
     return weights;
+  }
+
+  #symbolsOf(path: string): SymbolInfo[] | undefined {
+    return bounded(this.#symbols, path, () => this.#store.symbols.get(path));
   }
 
   #parse(path: string): ParsedFile | undefined {

@@ -252,7 +252,8 @@ export class Bm25Builder {
   }
 
   freeze(): Bm25Snapshot {
-    const terms = [...this.#postings.keys()];
+    // Sorted, so a reader finds a term by binary search in one string instead of building a map.
+    const terms = [...this.#postings.keys()].sort();
     const offsets = new Uint32Array(terms.length + 1);
     let total = 0;
     terms.forEach((t, i) => {
@@ -269,7 +270,7 @@ export class Bm25Builder {
     });
     const docIds = Uint32Array.from(this.#lengths.keys());
     const docLengths = Uint32Array.from(this.#lengths.values());
-    return new Bm25Snapshot(terms, offsets, ids, tfs, docIds, docLengths);
+    return new Bm25Snapshot(terms.join("\n"), terms.length, offsets, ids, tfs, docIds, docLengths);
   }
 
   serialize(): Buffer {
@@ -279,25 +280,49 @@ export class Bm25Builder {
 
 /** Immutable postings in typed arrays; (de)serialised as one binary value. */
 export class Bm25Snapshot implements Bm25Stats {
-  readonly #termIndex = new Map<string, number>();
+  /** Start of each term in `terms`, plus one past the end. */
+  readonly #starts: Uint32Array;
   readonly #lengths = new Map<number, number>();
   readonly totalLength: number;
 
   constructor(
-    readonly terms: string[],
+    /** The sorted terms, joined by newlines. */
+    readonly terms: string,
+    readonly termCount: number,
     readonly offsets: Uint32Array,
     readonly postingIds: Uint32Array,
     readonly postingTfs: Uint16Array,
     readonly docIds: Uint32Array,
     readonly docLengths: Uint32Array,
   ) {
-    terms.forEach((t, i) => this.#termIndex.set(t, i));
+    this.#starts = new Uint32Array(termCount + 1);
+    let at = 0;
+    for (let i = 0; i < termCount; i++) {
+      this.#starts[i] = at;
+      const nl = terms.indexOf("\n", at);
+      at = nl < 0 ? terms.length + 1 : nl + 1;
+    }
+    this.#starts[termCount] = terms.length + 1;
     let total = 0;
     docIds.forEach((id, i) => {
       this.#lengths.set(id, docLengths[i]!);
       total += docLengths[i]!;
     });
     this.totalLength = total;
+  }
+
+  /** Position of `term` in the sorted terms, or -1. */
+  #indexOf(term: string): number {
+    let lo = 0;
+    let hi = this.termCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = this.terms.slice(this.#starts[mid], this.#starts[mid + 1]! - 1);
+      if (t === term) return mid;
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   get docs(): number {
@@ -326,8 +351,8 @@ export class Bm25Snapshot implements Bm25Stats {
   }
 
   postings(term: string): Postings {
-    const i = this.#termIndex.get(term);
-    if (i === undefined) return { ids: new Uint32Array(0), tfs: new Uint16Array(0) };
+    const i = this.#indexOf(term);
+    if (i < 0) return { ids: new Uint32Array(0), tfs: new Uint16Array(0) };
     const start = this.offsets[i]!;
     const end = this.offsets[i + 1]!;
     return { ids: this.postingIds.subarray(start, end), tfs: this.postingTfs.subarray(start, end) };
@@ -335,7 +360,7 @@ export class Bm25Snapshot implements Bm25Stats {
 
   // Layout: u32 header length, JSON header { terms, counts }, then the arrays, each 4-byte aligned.
   serialize(): Buffer {
-    const header = Buffer.from(JSON.stringify({ terms: this.terms.join("\n"), n: this.terms.length, p: this.postingIds.length, d: this.docIds.length }));
+    const header = Buffer.from(JSON.stringify({ terms: this.terms, n: this.termCount, p: this.postingIds.length, d: this.docIds.length }));
     const pad = (n: number): number => (4 - (n % 4)) % 4;
     const headerPad = pad(4 + header.length);
     const tfBytes = this.postingTfs.byteLength + pad(this.postingTfs.byteLength);
@@ -355,7 +380,7 @@ export class Bm25Snapshot implements Bm25Stats {
 
   static parse(bytes: Buffer | undefined): Bm25Snapshot {
     if (!bytes || bytes.length < 4) {
-      return new Bm25Snapshot([], new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));
+      return new Bm25Snapshot("", 0, new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));
     }
     // Copy into a fresh, aligned buffer: LMDB hands out views into its memory map.
     const buf = new Uint8Array(bytes.length);
@@ -375,7 +400,7 @@ export class Bm25Snapshot implements Bm25Stats {
     const tfs = take((o) => new Uint16Array(view, o, header.p), header.p * 2 + ((4 - ((header.p * 2) % 4)) % 4));
     const docIds = take((o) => new Uint32Array(view, o, header.d), header.d * 4);
     const docLengths = take((o) => new Uint32Array(view, o, header.d), header.d * 4);
-    return new Bm25Snapshot(header.n === 0 ? [] : header.terms.split("\n"), offsets, ids, tfs, docIds, docLengths);
+    return new Bm25Snapshot(header.terms, header.n, offsets, ids, tfs, docIds, docLengths);
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { asBinary, open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
-import type { CommitInfo, FileHistory, ParsedFile, TermStats } from "../core/types.js";
+import type { CommitInfo, FileHistory, ParsedFile, SymbolInfo, TermStats } from "../core/types.js";
 import { checkDataFile } from "./preflight.js";
 import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
 
@@ -35,6 +35,8 @@ export class IndexStore {
    */
   readonly #stats: Database<[number, number, string], string>;
   readonly parsed: Database<ParsedFile, string>;
+  /** The symbols of `parsed` alone, for queries: decoding them is ten times cheaper than the whole parse. */
+  readonly symbols: Database<SymbolInfo[], string>;
   readonly terms: Database<TermStats, string>;
   /** id -> path, for the lexical index's numeric ids. */
   readonly paths: Database<string, number>;
@@ -65,6 +67,7 @@ export class IndexStore {
     this.#files = this.#env.openDB("files", {});
     this.#stats = this.#env.openDB("stats", {});
     this.parsed = this.#env.openDB("parsed", {});
+    this.symbols = this.#env.openDB("symbols", {});
     this.terms = this.#env.openDB("terms", {});
     this.paths = this.#env.openDB("paths", { keyEncoding: "uint32" });
     this.journal = this.#env.openDB("journal", {});
@@ -234,6 +237,7 @@ export class IndexStore {
         void this.journal.put(update.path, true);
         if (update.kind === "skip") {
           void this.parsed.remove(update.path);
+          void this.symbols.remove(update.path);
           void this.terms.remove(update.path);
           this.#putFile({
             path: update.path, id, size: update.size, mtimeMs: update.mtimeMs, hash: update.hash,
@@ -255,6 +259,8 @@ export class IndexStore {
         // Already msgpack-encoded by the worker; read back through the tables' normal decoding.
         if (update.parsed) void this.parsed.put(update.path, asBinary(update.parsed) as unknown as ParsedFile);
         else void this.parsed.remove(update.path);
+        if (update.symbols) void this.symbols.put(update.path, asBinary(update.symbols) as unknown as SymbolInfo[]);
+        else void this.symbols.remove(update.path);
         void this.terms.put(update.path, asBinary(update.terms) as unknown as TermStats);
         this.#putFile(record);
         add(meta.totals, record);
@@ -273,6 +279,7 @@ export class IndexStore {
     void this.#files.remove(path);
     void this.#stats.remove(path);
     void this.parsed.remove(path);
+    void this.symbols.remove(path);
     void this.terms.remove(path);
     void this.paths.remove(old.id);
     void this.journal.put(path, true);

@@ -1,7 +1,7 @@
 import type { FileRecord } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 5;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -69,6 +69,8 @@ export type FileUpdate =
        * stores the bytes as they are instead of decoding and re-encoding object graphs.
        */
       parsed: Uint8Array | null;
+      /** The parse result's symbols alone (queries read them far more often than calls and imports). */
+      symbols: Uint8Array | null;
       terms: Uint8Array;
       counts: { symbols: number; calls: number; imports: number; tokens: number };
       /** What the lexical snapshot needs, when the indexer is building one in this run. */

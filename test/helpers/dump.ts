@@ -18,6 +18,7 @@ export async function dumpIndex(indexDir: string): Promise<unknown> {
         lines: f.lines,
         skipped: f.skipped,
         parsed: store.parsed.get(f.path) ?? null,
+        symbols: store.symbols.get(f.path) ?? null,
         terms: store.terms.get(f.path) ?? null,
         history: store.history.get(f.path) ?? null,
       };

@@ -71,6 +71,7 @@ function parseOne(grammars: Grammars, task: ParseTask, file: PlannedRead, warnin
     language: file.language,
     lines: shape.lines,
     parsed: parsed ? encode(parsed) : null,
+    symbols: parsed ? encode(parsed.symbols) : null,
     terms: encode(terms),
     counts: {
       symbols: parsed?.symbols.length ?? 0,

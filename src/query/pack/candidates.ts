@@ -1,5 +1,5 @@
 import { tokenize } from "../../core/tokenize.js";
-import type { ParsedFile, SymbolInfo } from "../../core/types.js";
+import type { SymbolInfo } from "../../core/types.js";
 import type { PackConfig } from "../ranking-config.js";
 import { hasLineIn } from "./file-text.js";
 import { renderLine } from "./render.js";
@@ -20,7 +20,7 @@ export type TermWeights = ReadonlyMap<string, number>;
  * signatures), and function/method bodies scored by the task's terms in their name, docstring
  * and body. A small file is one whole-file candidate instead.
  */
-export function fileCandidates(file: PackFile, parsed: ParsedFile | undefined, terms: TermWeights, config: PackConfig): Candidate[] {
+export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig): Candidate[] {
   const weight = 1 / Math.pow(file.rank, config.rankDecay);
   const n = file.lines.length;
   if (n === 0) return [];
@@ -35,12 +35,11 @@ export function fileCandidates(file: PackFile, parsed: ParsedFile | undefined, t
     file, kind, symbol, ranges, value, chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
   });
 
-  if (!parsed || parsed.symbols.length === 0 || n <= config.wholeFileLines) {
-    const end = Math.min(n, parsed || n <= config.wholeFileLines ? n : HEAD_LINES);
+  if (!symbols || symbols.length === 0 || n <= config.wholeFileLines) {
+    const end = Math.min(n, symbols || n <= config.wholeFileLines ? n : HEAD_LINES);
     return [candidate("file", null, [[1, end]], weight * (config.outlineValue + rangeScore(1, end)))];
   }
   const out: Candidate[] = [];
-  const symbols = parsed.symbols;
   const topLevel = symbols.filter((s) => s.parent === -1);
   out.push(candidate("file-outline", null, headRanges(topLevel, file.lines), weight * config.outlineValue));
 

@@ -1,7 +1,7 @@
 import type { ContextResult, SpanKind } from "../types.js";
 import type { PackConfig } from "../ranking-config.js";
 import { render, renderHeader, renderLine, type LineOwner, type ShownFile } from "./render.js";
-import type { TokenCounter } from "./tokens.js";
+import type { AsyncTokenCounter } from "./token-worker.js";
 import type { Candidate } from "./types.js";
 
 /** When a line is shown by two picks, it is reported under the stronger kind. */
@@ -29,13 +29,13 @@ interface State {
  * rendered text, counted whole with the real encoder — a few encoder calls per query instead of
  * one per candidate.
  */
-export function pack(candidates: readonly Candidate[], budget: number, counter: TokenCounter, config: PackConfig): Omit<ContextResult, "budget"> {
+export async function pack(candidates: readonly Candidate[], budget: number, counter: AsyncTokenCounter, config: PackConfig): Promise<Omit<ContextResult, "budget">> {
   const state: State = { shown: new Map(), picks: [] };
   let ratio = INITIAL_RATIO;
   let best: Omit<ContextResult, "budget"> = { text: "", tokens: 0, files: [], spans: [] };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const added = fill(state, candidates, budget, ratio, config);
-    let result = renderState(state, counter);
+    let result = await renderState(state, counter);
     // Over: take picks back, as many as the overshoot is estimated to need, then count again.
     while (result.tokens > budget) {
       let excess = (result.tokens - budget) / ratio;
@@ -43,7 +43,7 @@ export function pack(candidates: readonly Candidate[], budget: number, counter: 
       do excess -= addedChars(state.picks.pop()!, undefined);
       while (excess > 0 && state.picks.length > 0);
       rebuild(state);
-      result = renderState(state, counter);
+      result = await renderState(state, counter);
     }
     best = result;
     if (added === 0 || result.tokens >= budget * FULL_ENOUGH || result.text.length === 0) break;
@@ -101,10 +101,10 @@ function fill(state: State, candidates: readonly Candidate[], budget: number, ra
   return picked;
 }
 
-function renderState(state: State, counter: TokenCounter): Omit<ContextResult, "budget"> {
+async function renderState(state: State, counter: AsyncTokenCounter): Promise<Omit<ContextResult, "budget">> {
   const ordered = [...state.shown.values()].sort((a, b) => a.file.rank - b.file.rank);
   const { text, spans } = render(ordered);
-  return { text, tokens: counter.count(text), files: ordered.map((s) => s.file.path), spans };
+  return { text, tokens: await counter.count(text), files: ordered.map((s) => s.file.path), spans };
 }
 
 /** Characters the candidate adds to the text: new lines, a gap line per new run, a header for a new file. */

@@ -1,4 +1,4 @@
-import type { ParsedFile } from "../../core/types.js";
+import type { ParsedFile, SymbolInfo } from "../../core/types.js";
 import type { HistoryIndex } from "../../store/history-index.js";
 import type { LexicalIndex } from "../../store/lexical.js";
 import type { IndexStore } from "../../store/store.js";
@@ -17,7 +17,9 @@ export interface SignalContext {
   readonly lexical: LexicalIndex;
   readonly history: HistoryIndex;
   readonly paths: PathIndex;
-  /** A file's parse result (memoised). */
+  /** A file's symbols (memoised). */
+  symbols(path: string): SymbolInfo[] | undefined;
+  /** A file's whole parse result, calls and imports included (memoised). */
   parsed(path: string): ParsedFile | undefined;
   /** The best files of a first fusion, for the neighbour signals; empty for the first pass. */
   readonly seeds: readonly string[];

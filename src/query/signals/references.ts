@@ -41,7 +41,7 @@ export function referencesSignal(ctx: SignalContext): SignalResult {
       hits.add(path, MODULE / module.paths.length, `module ${dotted}`);
       // `module.Class.method`: the member is defined there.
       const member = module.rest[0];
-      if (member && ctx.parsed(path)?.symbols.some((s) => s.name === member)) hits.add(path, MEMBER, `defines ${member}`);
+      if (member && ctx.symbols(path)?.some((s) => s.name === member)) hits.add(path, MEMBER, `defines ${member}`);
     }
   }
 

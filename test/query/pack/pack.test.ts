@@ -53,11 +53,11 @@ function shownLines(text: string): Array<{ path: string; line: number; code: str
 }
 
 /** Every invariant of a packed context. */
-function checkContext(result: ContextResult, budget: number): void {
+async function checkContext(result: ContextResult, budget: number): Promise<void> {
   expect(result.budget).toBe(budget);
   expect(result.tokens).toBeLessThanOrEqual(budget);
   // The reported count is the exact count of the text.
-  expect(engine.countTokens(result.text)).toBe(result.tokens);
+  expect(await engine.countTokens(result.text)).toBe(result.tokens);
 
   const lines = shownLines(result.text);
   const keys = lines.map((l) => `${l.path}:${l.line}`);
@@ -82,25 +82,25 @@ describe("packing", () => {
       // Log-uniform: as many small budgets as large ones.
       const budget = Math.round(50 * Math.pow(1000, next()));
       const result = await engine.context(words.join(" "), { budget, refresh: false });
-      checkContext(result, budget);
+      await checkContext(result, budget);
       if (budget >= 2000) expect(result.tokens).toBeGreaterThan(budget * 0.8); // plenty of code to fill it
     }
   }, 120_000);
 
   it("shows outlines before bodies when the budget is tight", async () => {
     const tight = await engine.context("total price of the cart items", { budget: 90, refresh: false });
-    checkContext(tight, 90);
+    await checkContext(tight, 90);
     expect(tight.spans.length).toBeGreaterThan(0);
     expect(tight.spans.every((s) => s.kind === "file-outline" || s.kind === "class-outline" || s.kind === "file")).toBe(true);
     const roomy = await engine.context("total price of the cart items", { budget: 3000, refresh: false });
-    checkContext(roomy, 3000);
+    await checkContext(roomy, 3000);
     expect(roomy.spans.find((s) => s.kind === "body" || s.kind === "file")?.path).toBe("shop/pricing.py");
   });
 
   it("packs the function whose body matches the task, not only the top of the file", async () => {
     // service_13.py is ~70 lines; method_9 is near its end.
     const result = await engine.context("Service13 method_9 calls compute_100", { budget: 400, refresh: false });
-    checkContext(result, 400);
+    await checkContext(result, 400);
     expect(result.spans).toContainEqual(expect.objectContaining({ path: "app/pkg13/service_13.py", kind: "body", symbol: "Service13.method_9" }));
   });
 

@@ -1,0 +1,22 @@
+/**
+ * Token-count worker: loads a tiktoken encoder once (its WebAssembly set-up takes a few hundred
+ * milliseconds, so it runs beside the query instead of before it) and counts texts on request.
+ */
+import { parentPort } from "node:worker_threads";
+import { ContextSmithError } from "../src/core/errors.js";
+import { tiktokenCounter, type TokenCounter } from "../src/query/pack/tokens.js";
+import type { TokenRequest, TokenResponse } from "../src/query/pack/token-worker.js";
+
+const counters = new Map<string, TokenCounter>();
+
+parentPort!.on("message", ({ id, encoding, texts }: TokenRequest) => {
+  let response: TokenResponse;
+  try {
+    let counter = counters.get(encoding);
+    if (!counter) counters.set(encoding, (counter = tiktokenCounter(encoding)));
+    response = { id, counts: texts.map((t) => counter.count(t)) };
+  } catch (error) {
+    response = { id, error: ContextSmithError.from(error, "INTERNAL").toJSON() };
+  }
+  parentPort!.postMessage(response);
+});
