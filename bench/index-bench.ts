@@ -13,6 +13,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { IndexStats } from "../src/core/types.js";
 import { Engine } from "../src/engine.js";
+import { benchArgs } from "./args.js";
 
 interface Run {
   wallMs: number;
@@ -20,16 +21,8 @@ interface Run {
   maxRssKB: number;
 }
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback?: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const repo = opt("repo");
-if (!repo) {
-  process.stderr.write("usage: index-bench --repo PATH [--runs N] [--out FILE]\n");
-  process.exit(2);
-}
+const opt = benchArgs("index-bench --repo PATH [--runs N] [--out FILE]", ["repo"]);
+const repo = opt("repo")!;
 const runs = Number(opt("runs", "3"));
 const out = opt("out");
 const runner = fileURLToPath(new URL("./run-index.js", import.meta.url));

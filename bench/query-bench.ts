@@ -13,17 +13,10 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Engine } from "../src/engine.js";
+import { benchArgs } from "./args.js";
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback?: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const repo = opt("repo");
-if (!repo) {
-  process.stderr.write("usage: query-bench --repo PATH [--tasks FILE.jsonl] [--repo-name owner/name] [--runs N] [--budget N] [--out FILE]\n");
-  process.exit(2);
-}
+const opt = benchArgs("query-bench --repo PATH [--tasks FILE.jsonl] [--repo-name owner/name] [--runs N] [--budget N] [--out FILE]", ["repo"]);
+const repo = opt("repo")!;
 const runs = Number(opt("runs", "5"));
 const budget = Number(opt("budget", "4000"));
 const out = opt("out");
