@@ -111,16 +111,19 @@ export class Searcher {
   }
 
   #context(text: string, config: RankingConfig): Omit<SignalContext, "seeds"> {
-    this.#lexical ??= loadLexical(this.#store);
+    const lexical = this.#lexicalIndex();
     this.#history ??= loadHistoryIndex(this.#store);
-    this.#paths ??= new PathIndex(this.#lexical.files.values());
-    return { task: parseTask(text), config, store: this.#store, lexical: this.#lexical, history: this.#history, paths: this.#paths, symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
+    this.#paths ??= new PathIndex(lexical.files.values());
+    return { task: parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#paths, symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
+  }
+
+  #lexicalIndex(): LexicalIndex {
+    return (this.#lexical ??= loadLexical(this.#store));
   }
 
   /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */
   #termWeights(text: string): TermWeights {
-    this.#lexical ??= loadLexical(this.#store);
-    const bm25 = this.#lexical.bm25;
+    const bm25 = this.#lexicalIndex().bm25;
     const weights = new Map<string, number>();
     for (const [term, weight] of parseTask(text).terms) {
       const df = bm25.df(term);
