@@ -1,0 +1,66 @@
+/**
+ * Data contracts of the retrieval benchmark (`ctxsmith bench`).
+ */
+import type { SignalResult } from "../query/types.js";
+
+/** One instance of a SWE-bench-style dataset (one JSON object per line). */
+export interface BenchInstance {
+  instance_id: string;
+  /** `owner/name` on GitHub. */
+  repo: string;
+  base_commit: string;
+  problem_statement: string;
+  /** The gold fix, a unified diff. */
+  patch: string;
+  created_at?: string;
+}
+
+/** A file the gold patch changes, with the pre-image lines an answer must show. */
+export interface GoldFile {
+  path: string;
+  /** Created by the patch: it is not in the repository at the base commit. */
+  isNew: boolean;
+  isTest: boolean;
+  /**
+   * Pre-image lines (1-based) the patch deletes or modifies; for a hunk that only adds lines,
+   * the old line just before each insertion point. Sorted, unique.
+   */
+  lines: number[];
+}
+
+/** What one strategy achieved on one instance. */
+export interface StrategyOutcome {
+  /** 1-based rank of each scored gold file in the ranking, or null when it is not ranked. */
+  ranks: Record<string, number | null>;
+  /** Whether all scored gold files are in the top k, for k = 1, 3, 5, 10. */
+  recall: Record<"1" | "3" | "5" | "10", boolean>;
+  /** Per budget: every gold file shown, every gold line shown, tokens used. */
+  budgets: Record<string, { file: boolean; lines: boolean; tokens: number; overBudget: boolean }>;
+  /** Milliseconds to rank and pack at the first budget. */
+  ms: number;
+}
+
+/** One line of `instances.jsonl`: an instance's outcome under every strategy, and why gold was missed. */
+export interface InstanceRecord {
+  instance_id: string;
+  repo: string;
+  /** The gold files scored (non-test, present at the base commit) and their line counts. */
+  gold: Array<{ path: string; lines: number }>;
+  /** Gold files left out of scoring, and why (test file, created by the patch). */
+  unscored: Array<{ path: string; reason: string }>;
+  strategies: Record<string, StrategyOutcome>;
+  /** For the default strategy: why each gold file or line was missed. */
+  missed: string[];
+  /** Set when the instance could not be run (materialisation or indexing failed). */
+  error?: string;
+}
+
+/** What the tuner reads per instance: the signals' rankings and what fusion needs besides. */
+export interface SignalCache {
+  instance_id: string;
+  repo: string;
+  gold: string[];
+  aboutTests: boolean;
+  aboutDocs: boolean;
+  results: SignalResult[];
+}
