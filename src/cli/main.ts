@@ -2,6 +2,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { ContextSmithError } from "../core/errors.js";
+import { benchCommand } from "./commands/bench-command.js";
 import { contextCommand } from "./commands/context-command.js";
 import { indexCommand } from "./commands/index-command.js";
 import { rankCommand } from "./commands/rank-command.js";
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
       .command(contextCommand(io))
       .command(rankCommand(io))
       .command(searchCommand(io))
+      .command(benchCommand(io))
       .demandCommand(1, "Name a command: see --help.")
       .strict()
       .help()

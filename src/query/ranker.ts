@@ -31,13 +31,15 @@ const NEIGHBOURS: ReadonlyArray<[SignalName, Signal]> = [
 export const SIGNALS: readonly SignalName[] = [...FIRST_PASS, ...NEIGHBOURS].map(([name]) => name);
 
 /**
- * Ranks the repository's files for a task: runs each signal with a non-zero weight, fuses them,
+ * Ranks the repository's files for a task: runs each signal with a non-zero weight (and those in
+ * `compute`), fuses them,
  * and — when a neighbour signal is on — runs the neighbour signals from the first fusion's best
  * files and fuses everything again.
  */
-export function rankFiles(ctx: Omit<SignalContext, "seeds">, options: { signals?: (name: SignalName) => boolean } = {}): RankResult & { results: SignalResult[] } {
+export function rankFiles(ctx: Omit<SignalContext, "seeds">, options: { compute?: readonly SignalName[] } = {}): RankResult & { results: SignalResult[] } {
   const timings: Record<string, number> = {};
-  const wanted = (name: SignalName): boolean => ctx.config.weights[name] > 0 && (options.signals?.(name) ?? true);
+  // A signal runs when it has weight, or when asked for (the benchmark caches every signal).
+  const wanted = (name: SignalName): boolean => ctx.config.weights[name] > 0 || (options.compute?.includes(name) ?? false);
   const run = (list: ReadonlyArray<[SignalName, Signal]>, seeds: string[]): SignalResult[] =>
     list
       .filter(([name]) => wanted(name))

@@ -32,8 +32,8 @@ function bounded<V>(cache: Map<string, V>, key: string, compute: () => V): V {
 export interface RankOptions {
   /** Signal weights and packing parameters for this query only. */
   config?: RankingConfig;
-  /** Restrict the signals that run (ablations); weights still apply. */
-  signals?: (name: SignalName) => boolean;
+  /** Signals to run even at weight 0: their results come back, fusion ignores them. */
+  compute?: readonly SignalName[];
 }
 
 /**
@@ -61,7 +61,7 @@ export class Searcher {
   /** Ranks files for `task`, with each signal's raw result (the benchmark caches them). */
   rankWithSignals(task: string, options: RankOptions = {}): RankResult & { results: SignalResult[] } {
     const config = options.config ?? this.#config;
-    return rankFiles(this.#context(task, config), { signals: options.signals });
+    return rankFiles(this.#context(task, config), { compute: options.compute });
   }
 
   /** Ranks files for `task`, best first. */
