@@ -6,6 +6,7 @@ import { TokenWorker, type AsyncTokenCounter } from "../query/pack/token-worker.
 import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
 import { parseTask } from "../query/task.js";
+import type { SymbolInfo } from "../core/types.js";
 import type { RankedFile, SignalResult } from "../query/types.js";
 import { packWholeFiles } from "./baseline.js";
 import { Materializer, type RepoSource } from "./materialize.js";
@@ -152,7 +153,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
       if (i === 0) outcome.ms = Math.round(rankMs + performance.now() - p0);
       const score = scoreContext(context.spans, scored);
       outcome.budgets[String(budget)] = { file: score.file, lines: score.lines, tokens: context.tokens, overBudget: context.tokens > budget };
-      if (strategy.name === "default") missed.push(...explainLines(score.missedLines, budget, outcome.ranks));
+      if (strategy.name === "default") missed.push(...explainLines(score.missedLines, budget, outcome.ranks, (path) => store.symbols.get(path) ?? []));
     }
     if (strategy.name === "default") defaultRanking = ranked;
     strategies[strategy.name] = outcome;
@@ -184,7 +185,14 @@ function explainRanks(gold: readonly GoldFile[], ranked: readonly RankedFile[], 
   return out;
 }
 
-/** Which gold lines a budget's context left out. */
-function explainLines(missedLines: Record<string, number[]>, budget: number, ranks: Record<string, number | null>): string[] {
-  return Object.entries(missedLines).map(([path, lines]) => `${path} @${budget}: ${lines.length} gold line(s) not shown (${lines.slice(0, 6).join(", ")}${lines.length > 6 ? ", …" : ""}); file rank ${ranks[path] ?? "none"}`);
+/** Which gold lines a budget's context left out, and the innermost definition holding them. */
+function explainLines(missedLines: Record<string, number[]>, budget: number, ranks: Record<string, number | null>, symbolsOf: (path: string) => SymbolInfo[]): string[] {
+  return Object.entries(missedLines).map(([path, lines]) => {
+    const symbols = symbolsOf(path);
+    const holders = [...new Set(lines.map((line) => {
+      const inner = symbols.filter((s) => s.startLine <= line && line <= s.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+      return inner ? `${inner.qualifiedName} (${inner.kind}, ${inner.endLine - inner.startLine + 1} lines)` : "module level";
+    }))];
+    return `${path} @${budget}: ${lines.length} gold line(s) not shown (${lines.slice(0, 6).join(", ")}${lines.length > 6 ? ", …" : ""}) in ${holders.join("; ")}; file rank ${ranks[path] ?? "none"}`;
+  });
 }

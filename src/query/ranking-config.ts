@@ -39,8 +39,11 @@ export interface PackConfig {
   readonly repeatDiscount: number;
   /** Value of a file outline relative to the file's weight (cheap, and keeps the file in view). */
   readonly outlineValue: number;
-  /** Value of a body with no task term in it, relative to the file's weight. */
-  readonly bodyBaseValue: number;
+  /**
+   * How strongly a piece of code's match with the task (relative to the file's best match) raises
+   * its share of the file's value: share ∝ lines × exp(matchSharpness × match / best).
+   */
+  readonly matchSharpness: number;
   /** A whole file at most this many lines is one candidate (instead of outline + bodies). */
   readonly wholeFileLines: number;
 }
@@ -71,7 +74,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     rankDecay: 1,
     repeatDiscount: 0.8,
     outlineValue: 0.6,
-    bodyBaseValue: 0.02,
+    matchSharpness: 3,
     wholeFileLines: 60,
   }),
 });

@@ -74,8 +74,12 @@ export interface RankResult {
   timings: Record<string, number>;
 }
 
-/** What a packed span shows. */
-export type SpanKind = "body" | "class-outline" | "file-outline" | "file";
+/**
+ * What a packed span shows: a function or method `body`, `code` between definitions (imports,
+ * constants, class attributes), a `class-outline` or `file-outline` (declaration lines), a whole
+ * small `file`.
+ */
+export type SpanKind = "body" | "code" | "class-outline" | "file-outline" | "file";
 
 /** A run of lines shown in the packed context; 1-based, inclusive. */
 export interface Span {

@@ -21,8 +21,10 @@ const FLEX_PREFIX = "flex:";
 const BM25_KEY = "bm25";
 /** BM25 over each file's symbol text (names, qualified names, signatures, docs). */
 const SYMBOLS_BM25_KEY = "bm25:symbols";
+/** Postings of exact definition names (case kept): which files define `RetryPolicy`. */
+const NAMES_KEY = "bm25:names";
 /** Keys of the lexical snapshot; the table also holds the history index, written by the git stage. */
-const isSnapshotKey = (key: string): boolean => key.startsWith(FLEX_PREFIX) || key === BM25_KEY || key === SYMBOLS_BM25_KEY;
+const isSnapshotKey = (key: string): boolean => key.startsWith(FLEX_PREFIX) || key === BM25_KEY || key === SYMBOLS_BM25_KEY || key === NAMES_KEY;
 /** Rewrite the snapshot when the journal holds more than this share of the files... */
 const REBUILD_SHARE = 0.1;
 /** ...or more than this many paths. */
@@ -67,7 +69,7 @@ export function symbolsText(parsed: ParsedFile | null | undefined): string {
 export function lexicalInput(parsed: ParsedFile | null | undefined, terms: TermStats | undefined): LexicalInput {
   const tf = terms?.tf ?? {};
   const list = Object.keys(tf);
-  return { symbols: symbolsText(parsed), terms: list, tfs: list.map((t) => tf[t]!), length: terms?.length ?? 0 };
+  return { symbols: symbolsText(parsed), names: parsed ? parsed.symbols.map((s) => s.name) : [], terms: list, tfs: list.map((t) => tf[t]!), length: terms?.length ?? 0 };
 }
 
 function lexicalDoc(file: StoredFile, input: LexicalInput): LexicalDoc {
@@ -99,6 +101,8 @@ export interface LexicalIndex {
   readonly bm25: Bm25Stats;
   /** BM25 statistics of each file's symbol text: names, qualified names, signatures, first doc sentences. */
   readonly symbols: Bm25Stats;
+  /** Exact definition names (case kept) -> the files defining them, with how many times. */
+  readonly names: Bm25Stats;
   /** FlexSearch over one field (or all fields), best first, as file paths. */
   search(query: string, options?: { field?: "path" | "symbols" | "body"; limit?: number }): string[];
   /** Path of a file id. */
@@ -124,6 +128,7 @@ export class LexicalBuilder {
   readonly #doc = newDocument();
   readonly #bm25 = new Bm25Builder();
   readonly #symbols = new Bm25Builder();
+  readonly #names = new Bm25Builder();
   readonly #seen = new Set<string>();
 
   add(file: StoredFile, input: LexicalInput): void {
@@ -132,6 +137,7 @@ export class LexicalBuilder {
     this.#doc.add(lexicalDoc(file, input));
     this.#bm25.add(file.id, input);
     this.#symbols.addText(file.id, input.symbols);
+    this.#names.addTerms(file.id, input.names);
   }
 
   /** Completes the snapshot from the store and writes it, clearing the journal, in one transaction. */
@@ -145,12 +151,14 @@ export class LexicalBuilder {
     });
     const bm25Bytes = this.#bm25.serialize();
     const symbolsBytes = this.#symbols.serialize();
+    const namesBytes = this.#names.serialize();
     const files = this.#seen.size;
     await store.transaction(() => {
       for (const key of store.lexical.getKeys()) if (isSnapshotKey(key)) void store.lexical.remove(key);
       for (const [key, data] of chunks) void store.lexical.put(FLEX_PREFIX + key, Buffer.from(data ?? "", "utf8"));
       void store.lexical.put(BM25_KEY, bm25Bytes);
       void store.lexical.put(SYMBOLS_BM25_KEY, symbolsBytes);
+      void store.lexical.put(NAMES_KEY, namesBytes);
       for (const key of store.journal.getKeys()) void store.journal.remove(key);
       store.updateMeta((meta) => {
         meta.lexicalFiles = files;
@@ -178,6 +186,7 @@ export function loadLexical(store: IndexStore): LexicalIndex {
 
   let bm25: Bm25Stats | undefined;
   let symbols: Bm25Stats | undefined;
+  let names: Bm25Stats | undefined;
   let doc: Document<LexicalDoc> | undefined;
   const loadBm25 = (key: string, add: (overlay: Bm25Builder, id: number, input: LexicalInput) => void): Bm25Stats => {
     const base = Bm25Snapshot.parse(store.lexical.get(key));
@@ -207,6 +216,9 @@ export function loadLexical(store: IndexStore): LexicalIndex {
     },
     get symbols() {
       return (symbols ??= loadBm25(SYMBOLS_BM25_KEY, (overlay, id, input) => overlay.addText(id, input.symbols)));
+    },
+    get names() {
+      return (names ??= loadBm25(NAMES_KEY, (overlay, id, input) => overlay.addTerms(id, input.names)));
     },
     pathOf: (id) => paths.get(id),
     files: paths,
@@ -249,6 +261,13 @@ export class Bm25Builder {
     const { tf, length } = termStats(text);
     const terms = Object.keys(tf);
     this.add(id, { terms, tfs: terms.map((t) => tf[t]!), length });
+  }
+
+  /** Adds a document by its terms as they are (repeats counted), with no tokenizing. */
+  addTerms(id: number, terms: readonly string[]): void {
+    const tf = new Map<string, number>();
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    this.add(id, { terms: [...tf.keys()], tfs: [...tf.values()], length: terms.length });
   }
 
   freeze(): Bm25Snapshot {

@@ -1,7 +1,7 @@
 import type { FileRecord } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -47,6 +47,8 @@ export interface StoredFile extends FileRecord {
 export interface LexicalInput {
   /** Text of the `symbols` field: names, qualified names, signatures, docs. */
   symbols: string;
+  /** Names the file defines, exactly as written (a name defined twice appears twice). */
+  names: string[];
   /** Distinct terms and their frequencies (parallel arrays), and the token count. */
   terms: string[];
   tfs: number[];

@@ -36,15 +36,18 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   });
 
   if (!symbols || symbols.length === 0 || n <= config.wholeFileLines) {
-    const end = Math.min(n, symbols || n <= config.wholeFileLines ? n : HEAD_LINES);
-    return [candidate("file", null, [[1, end]], weight * (config.outlineValue + rangeScore(1, end)))];
+    // A small file is worth what all its code is worth; of a big unparsed file, the head is shown.
+    const whole = symbols !== undefined || n <= config.wholeFileLines;
+    return [candidate("file", null, [[1, whole ? n : Math.min(n, HEAD_LINES)]], weight * (whole ? 1 + config.outlineValue : config.outlineValue))];
   }
   const out: Candidate[] = [];
   const topLevel = symbols.filter((s) => s.parent === -1);
   out.push(candidate("file-outline", null, headRanges(topLevel, file.lines), weight * config.outlineValue));
 
-  // Scores of bodies, normalised by the file's best so the file's rank sets the scale.
-  const bodies: Array<{ symbol: SymbolInfo; score: number }> = [];
+  // Pieces of code: function and method bodies, classes without methods, and the runs of code
+  // between them (module- and class-level statements: imports, constants, tables, attributes).
+  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number }> = [];
+  const covered = new Uint8Array(n + 2);
   symbols.forEach((symbol, index) => {
     if (CONTAINER_KINDS.has(symbol.kind)) {
       const members = symbols.filter((s) => s.parent === index);
@@ -55,17 +58,54 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     // A function nested in a function is part of its parent's body, not a pick of its own.
     const nested = symbol.parent >= 0 && BODY_KINDS.has(symbols[symbol.parent]!.kind);
     if (!nested && (BODY_KINDS.has(symbol.kind) || (CONTAINER_KINDS.has(symbol.kind) && !symbols.some((s) => s.parent === index)))) {
+      const end = throughBlankLines(file.lines, Math.min(symbol.endLine, n));
       // Terms in the declaration (name, parameters) count three times; the body's once.
       const declaration = declarationLine(symbol, file.lines);
-      const score = rangeScore(symbol.startLine, symbol.endLine) + 2 * rangeScore(declaration, declaration);
-      bodies.push({ symbol, score });
+      const score = rangeScore(symbol.startLine, end) + 2 * rangeScore(declaration, declaration);
+      pieces.push({ kind: "body", symbol: symbol.qualifiedName, start: symbol.startLine, end, score });
+      covered.fill(1, symbol.startLine, end + 1);
     }
   });
-  const best = Math.max(1e-9, ...bodies.map((b) => b.score));
-  for (const { symbol, score } of bodies) {
-    out.push(candidate("body", symbol.qualifiedName, [[symbol.startLine, Math.min(symbol.endLine, n)]], weight * (config.bodyBaseValue + score / best)));
-  }
+  for (const [start, end] of uncoveredRuns(file.lines, covered)) pieces.push({ kind: "code", symbol: null, start, end, score: rangeScore(start, end) });
+
+  // Each piece's share of the file's value: a prior by size (an edit is as likely on any line)
+  // sharpened by how well it matches the task relative to the file's best match.
+  const best = Math.max(1e-9, ...pieces.map((p) => p.score));
+  const raw = pieces.map((p) => (p.end - p.start + 1) * Math.exp((config.matchSharpness * p.score) / best));
+  const total = raw.reduce((a, b) => a + b, 0) || 1;
+  pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.end]], (weight * raw[i]!) / total)));
   return out;
+}
+
+/** Longest run of code between definitions that is one candidate. */
+const MAX_RUN = 40;
+
+/** Runs of non-blank lines not covered by a body, split at blank gaps of 2+ lines and at {@link MAX_RUN}. */
+function uncoveredRuns(lines: readonly string[], covered: Uint8Array): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let start = 0;
+  let last = 0;
+  let blanks = 0;
+  for (let line = 1; line <= lines.length + 1; line++) {
+    const open = line <= lines.length && !covered[line];
+    const blank = open && lines[line - 1]!.trim() === "";
+    if (open && !blank) {
+      if (start === 0) start = line;
+      else if (blanks >= 2 || line - start >= MAX_RUN) {
+        runs.push([start, last]);
+        start = line;
+      }
+      last = line;
+      blanks = 0;
+    } else if (blank && start !== 0) {
+      blanks++;
+    } else if (!open && start !== 0) {
+      runs.push([start, last]);
+      start = 0;
+      blanks = 0;
+    }
+  }
+  return runs;
 }
 
 function rangeChars(file: PackFile, start: number, end: number): number {
@@ -83,6 +123,15 @@ export function matchScore(text: string, terms: TermWeights): number {
 
 /** Decorators and annotations above a definition (`@property`, `@Override`, `#[derive(…)]`). */
 const DECORATOR = /^\s*(?:@|#\[)/;
+
+/**
+ * A body's last line extended over the blank lines after it: nearly free, and they show where
+ * code would be added after the function (a fix that inserts a method goes there).
+ */
+function throughBlankLines(lines: readonly string[], end: number): number {
+  while (end < lines.length && lines[end]!.trim() === "") end++;
+  return end;
+}
 
 /** The line a symbol is declared on, past its decorators. */
 function declarationLine(symbol: SymbolInfo, text: readonly string[]): number {

@@ -16,7 +16,7 @@ export function callgraphSignal(ctx: SignalContext): SignalResult {
     const counts = new Map<string, number>();
     for (const call of parsed.calls) if (!local.has(call.callee)) counts.set(call.callee, (counts.get(call.callee) ?? 0) + 1);
     for (const [name, n] of counts) {
-      const files = new Set(findDefinitions(ctx, name).map((d) => d.path));
+      const files = new Set(findDefinitions(ctx, name));
       files.delete(seed);
       for (const path of files) hits.add(path, Math.log(1 + n) / files.size / (rank + 1), `${seed} calls ${name}`);
     }

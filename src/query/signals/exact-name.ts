@@ -11,7 +11,7 @@ import { HitCollector } from "./result.js";
 export function exactNameSignal(ctx: SignalContext): SignalResult {
   const hits = new HitCollector();
   for (const name of ctx.task.codeWords) {
-    const files = new Set(findDefinitions(ctx, name).map((d) => d.path));
+    const files = new Set(findDefinitions(ctx, name));
     for (const path of files) hits.add(path, 1 / files.size, `defines ${name}`);
   }
   return hits.result("exactName", ctx.config.signalDepth);

@@ -46,8 +46,7 @@ export function referencesSignal(ctx: SignalContext): SignalResult {
   }
 
   for (const name of task.identifiers) {
-    const definitions = findDefinitions(ctx, name);
-    const files = new Set(definitions.map((d) => d.path));
+    const files = new Set(findDefinitions(ctx, name));
     for (const path of files) hits.add(path, IDENTIFIER / files.size, `defines ${name}`);
   }
   // `Class.method` written in the task: the file defining exactly that member.
@@ -55,7 +54,7 @@ export function referencesSignal(ctx: SignalContext): SignalResult {
     const parts = dotted.split(".");
     if (parts.length < 2) continue;
     const qualified = parts.slice(-2).join(".");
-    const files = new Set(findDefinitions(ctx, qualified).map((d) => d.path));
+    const files = new Set(findDefinitions(ctx, qualified));
     for (const path of files) hits.add(path, IDENTIFIER / files.size, `defines ${qualified}`);
   }
   return hits.result("references", ctx.config.signalDepth);

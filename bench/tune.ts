@@ -1,0 +1,134 @@
+/**
+ * Tunes the fusion on the benchmark's cached signal rankings (`ctxsmith bench` writes them to
+ * OUT/signals/): a coordinate search over the signal weights, the RRF constant and the test
+ * penalty, re-fusing in memory with the product's own `fuse` — seconds, no re-indexing.
+ *
+ * Scored so one repository cannot dominate (sympy has 77 of the 140 tuning instances):
+ * - the objective is the mean over repositories of each repository's mean of R@1, R@3, R@5, R@10;
+ * - leave-one-repository-out: for each repository, tune on the others and score on it; the mean
+ *   of those held-out scores estimates how well the tuned weights generalise;
+ * - the weights to freeze are then tuned on all repositories.
+ *
+ * The neighbour signals (co-change, call graph) were computed from the default fusion's top
+ * files; re-fusing with other weights keeps those seeds (an approximation, stated in the output).
+ *
+ *   npm run build
+ *   node dist/bench/tune.js --signals bench/out/signals [--out bench/results-tune/tune.md]
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SignalCache } from "../src/bench/types.js";
+import { fuse } from "../src/query/fusion.js";
+import { DEFAULT_RANKING, resolveRanking, type RankingOverrides } from "../src/query/ranking-config.js";
+import type { SignalName } from "../src/query/types.js";
+import { benchArgs } from "./args.js";
+
+const opt = benchArgs("tune --signals DIR [--out FILE.md] [--rounds N]", ["signals"]);
+const dir = opt("signals")!;
+const rounds = Number(opt("rounds", "3"));
+const caches: SignalCache[] = readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as SignalCache)
+  .filter((c) => c.gold.length > 0);
+
+type Params = { weights: Record<SignalName, number>; rrfK: number; testPenalty: number };
+const KS = [1, 3, 5, 10];
+const SIGNAL_GRID: Record<SignalName, number[]> = {
+  lexical: [0, 0.5, 1, 1.5, 2, 3],
+  symbols: [0, 0.5, 1, 1.5, 2, 3],
+  references: [0, 0.5, 1, 2, 3, 4],
+  history: [0, 0.25, 0.5, 1, 1.5],
+  semantic: [1], // no vectors yet: nothing to tune
+  exactName: [0, 0.25, 0.5, 1, 2],
+  cochange: [0, 0.1, 0.25, 0.5],
+  callgraph: [0, 0.1, 0.25, 0.5],
+};
+const K_GRID = [5, 10, 20, 40, 60, 100];
+const PENALTY_GRID = [0.2, 0.35, 0.5, 0.7, 1];
+
+/** Per-instance recall at each k under `params`. */
+function recalls(params: Params, cache: SignalCache): number[] {
+  const config = resolveRanking({ weights: params.weights, rrfK: params.rrfK, testPenalty: params.testPenalty } as RankingOverrides);
+  const ranked = fuse(cache.results, config, cache);
+  const rank = new Map(ranked.map((f, i) => [f.path, i + 1]));
+  const worst = Math.max(...cache.gold.map((g) => rank.get(g) ?? Infinity));
+  return KS.map((k) => (worst <= k ? 1 : 0));
+}
+
+/** Mean over repositories of the mean of R@1..R@10; also the per-k macro means. */
+function score(params: Params, set: SignalCache[]): { objective: number; perK: number[] } {
+  const byRepo = new Map<string, number[][]>();
+  for (const c of set) byRepo.set(c.repo, [...(byRepo.get(c.repo) ?? []), recalls(params, c)]);
+  const perK = KS.map((_, i) => {
+    let sum = 0;
+    for (const rows of byRepo.values()) sum += rows.reduce((s, r) => s + r[i]!, 0) / rows.length;
+    return sum / byRepo.size;
+  });
+  return { objective: perK.reduce((a, b) => a + b, 0) / KS.length, perK };
+}
+
+/** Coordinate search from the defaults: each parameter over its grid in turn, `rounds` times. */
+function tune(set: SignalCache[]): Params {
+  let best: Params = { weights: { ...DEFAULT_RANKING.weights }, rrfK: DEFAULT_RANKING.rrfK, testPenalty: DEFAULT_RANKING.testPenalty };
+  let bestScore = score(best, set).objective;
+  const tryParams = (candidate: Params): void => {
+    const s = score(candidate, set).objective;
+    if (s > bestScore + 1e-9) {
+      best = candidate;
+      bestScore = s;
+    }
+  };
+  for (let r = 0; r < rounds; r++) {
+    for (const name of Object.keys(SIGNAL_GRID) as SignalName[]) {
+      for (const w of SIGNAL_GRID[name]) tryParams({ ...best, weights: { ...best.weights, [name]: w } });
+    }
+    for (const k of K_GRID) tryParams({ ...best, rrfK: k });
+    for (const p of PENALTY_GRID) tryParams({ ...best, testPenalty: p });
+  }
+  return best;
+}
+
+const fmt = (x: number): string => (100 * x).toFixed(1);
+const repos = [...new Set(caches.map((c) => c.repo))].sort();
+const defaults: Params = { weights: { ...DEFAULT_RANKING.weights }, rrfK: DEFAULT_RANKING.rrfK, testPenalty: DEFAULT_RANKING.testPenalty };
+const lines: string[] = [
+  "# Fusion tuning",
+  "",
+  `${caches.length} instances, ${repos.length} repositories; objective = mean over repositories of mean(R@1, R@3, R@5, R@10). Neighbour signals keep the default fusion's seeds.`,
+  "",
+  "## Leave one repository out",
+  "",
+  "| held out | n | default R@1/3/5/10 | tuned on the others R@1/3/5/10 |",
+  "| --- | --- | --- | --- |",
+];
+const loro: number[][] = [];
+for (const repo of repos) {
+  const held = caches.filter((c) => c.repo === repo);
+  const tuned = tune(caches.filter((c) => c.repo !== repo));
+  const before = score(defaults, held).perK;
+  const after = score(tuned, held).perK;
+  loro.push(after);
+  lines.push(`| ${repo} | ${held.length} | ${before.map(fmt).join(" / ")} | ${after.map(fmt).join(" / ")} |`);
+  process.stderr.write(`held out ${repo}: ${after.map(fmt).join(" / ")}\n`);
+}
+const loroMean = KS.map((_, i) => loro.reduce((s, r) => s + r[i]!, 0) / loro.length);
+const final = tune(caches);
+const finalScore = score(final, caches);
+const defaultScore = score(defaults, caches);
+lines.push(
+  "",
+  `Leave-one-repository-out estimate (mean over held-out repositories) R@1/3/5/10: **${loroMean.map(fmt).join(" / ")}**; the defaults on the same repositories: ${defaultScore.perK.map(fmt).join(" / ")}.`,
+  "",
+  "## Tuned on all repositories (the values to freeze)",
+  "",
+  "```json",
+  JSON.stringify(final, null, 2),
+  "```",
+  "",
+  `Macro R@1/3/5/10 with these: ${finalScore.perK.map(fmt).join(" / ")} (defaults: ${defaultScore.perK.map(fmt).join(" / ")}).`,
+  "",
+);
+const text = lines.join("\n");
+process.stdout.write(text);
+const out = opt("out");
+if (out) writeFileSync(out, text);
