@@ -68,9 +68,11 @@ export function parseTask(text: string): TaskQuery {
   for (const m of text.matchAll(BACKTICK_RE)) {
     for (const id of m[1]!.matchAll(IDENT_RE)) if (id[0].length > 2) identifiers.add(id[0]);
   }
-  for (const m of text.matchAll(CALL_RE)) if (m[1]!.length > 2 && !STOPWORDS.has(m[1]!.toLowerCase())) identifiers.add(m[1]!);
   for (const d of dotted) for (const part of d.split(".")) if (looksLikeCode(part) || /^[A-Z]/.test(part)) identifiers.add(part);
+  // Names called in a snippet say which APIs are involved, but a snippet is as often the code to
+  // add as the code that fails: they are code words (the exact-name signal), not references.
   const codeWords = new Set(identifiers);
+  for (const m of text.matchAll(CALL_RE)) if (m[1]!.length > 2) codeWords.add(m[1]!);
   for (const m of text.matchAll(IDENT_RE)) if (looksLikeCode(m[0])) codeWords.add(m[0]);
 
   const counts = new Map<string, number>();

@@ -25,9 +25,9 @@ export interface TaskQuery {
   dotted: string[];
   /** Traceback frames and `file:line` mentions, in the order written. */
   frames: FrameRef[];
-  /** Identifiers the task points at explicitly: backticked names, calls `foo(`, parts of dotted paths. */
+  /** Identifiers the task points at explicitly: backticked names, parts of dotted paths. */
   identifiers: string[];
-  /** Every word written like code (`charge_card`, `RetryPolicy`, `__init__`), explicit or not. */
+  /** Every word written like code (`charge_card`, `RetryPolicy`, `__init__`, `foo` in `foo(`), explicit or not. */
   codeWords: string[];
   /** Whether the task is about tests (then tests are not demoted). */
   aboutTests: boolean;

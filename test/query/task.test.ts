@@ -25,7 +25,10 @@ describe("parseTask", () => {
     const task = parseTask("The bug is in shop/payments/retry.py: `RetryPolicy.next_delay` and django.db.models.query call charge_card() e.g. twice.");
     expect(task.paths).toEqual(["shop/payments/retry.py"]);
     expect(task.dotted).toEqual(["RetryPolicy.next_delay", "django.db.models.query"]);
-    expect(task.identifiers).toEqual(expect.arrayContaining(["RetryPolicy", "next_delay", "charge_card"]));
+    expect(task.identifiers).toEqual(expect.arrayContaining(["RetryPolicy", "next_delay"]));
+    // A called name is a code word, not an explicit reference.
+    expect(task.identifiers).not.toContain("charge_card");
+    expect(task.codeWords).toEqual(expect.arrayContaining(["RetryPolicy", "next_delay", "charge_card"]));
     expect(task.dotted).not.toContain("e.g");
   });
 
