@@ -12,18 +12,28 @@
  * The neighbour signals (co-change, call graph) were computed from the default fusion's top
  * files; re-fusing with other weights keeps those seeds (an approximation, stated in the output).
  *
+ * With `--packs` (the benchmark's `packs/`: the packable files' texts and symbols), a second
+ * phase tunes the packer — rank decay, outline value, match sharpness, files packed, repeat
+ * discount, whole-file size — by a coordinate search on file and lines in budget (mean over
+ * repositories of file@b and lines@b over the budgets), re-packing with the real token counts.
+ *
  *   npm run build
- *   node dist/bench/tune.js --signals bench/out/signals [--out bench/results-tune/tune.md]
+ *   node dist/bench/tune.js --signals bench/out/signals [--packs bench/out/packs] [--budgets 4000,8000] [--out bench/results-tune/tune.md]
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SignalCache } from "../src/bench/types.js";
+import { gunzipSync } from "node:zlib";
+import { scoreContext } from "../src/bench/score.js";
+import type { PackCache, SignalCache } from "../src/bench/types.js";
 import { fuse } from "../src/query/fusion.js";
-import { DEFAULT_RANKING, resolveRanking, type RankingOverrides } from "../src/query/ranking-config.js";
+import { fileText, type FileText } from "../src/query/pack/file-text.js";
+import { packRanking } from "../src/query/pack/pack-ranking.js";
+import { TokenWorker } from "../src/query/pack/token-worker.js";
+import { DEFAULT_RANKING, resolveRanking, type PackConfig, type RankingConfig, type RankingOverrides } from "../src/query/ranking-config.js";
 import type { SignalName } from "../src/query/types.js";
 import { benchArgs } from "./args.js";
 
-const opt = benchArgs("tune --signals DIR [--out FILE.md] [--rounds N]", ["signals"]);
+const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N]", ["signals"]);
 const dir = opt("signals")!;
 const rounds = Number(opt("rounds", "3"));
 const caches: SignalCache[] = readdirSync(dir)
@@ -128,7 +138,84 @@ lines.push(
   `Macro R@1/3/5/10 with these: ${finalScore.perK.map(fmt).join(" / ")} (defaults: ${defaultScore.perK.map(fmt).join(" / ")}).`,
   "",
 );
+const packsDir = opt("packs");
+if (packsDir && existsSync(packsDir)) lines.push(...(await tunePacking(packsDir, final)));
 const text = lines.join("\n");
 process.stdout.write(text);
 const out = opt("out");
 if (out) writeFileSync(out, text);
+
+/** The packing phase: coordinate search over the packer's parameters with the tuned fusion. */
+async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
+  const budgets = (opt("budgets", "4000,8000") ?? "").split(",").map(Number);
+  const signals = new Map(caches.map((c) => [c.instance_id, c]));
+  const packs = readdirSync(dir)
+    .filter((f) => f.endsWith(".json.gz"))
+    .map((f) => JSON.parse(gunzipSync(readFileSync(join(dir, f))).toString("utf8")) as PackCache)
+    .filter((p) => p.gold.length > 0 && signals.has(p.instance_id));
+  const texts = new Map(packs.map((p) => [p.instance_id, new Map(p.files.map((f) => [f.path, { text: fileText(f.path, f.language, f.text), symbols: f.symbols }]))]));
+  const counter = new TokenWorker(DEFAULT_RANKING.pack.encoding);
+  const base = resolveRanking({ weights: fusion.weights, rrfK: fusion.rrfK, testPenalty: fusion.testPenalty } as RankingOverrides);
+
+  /** Per repository, the mean over budgets of file@b and lines@b; returned as the macro means [file@b..., lines@b...]. */
+  const evaluate = async (pack: PackConfig): Promise<{ objective: number; perMetric: number[] }> => {
+    const config: RankingConfig = resolveRanking({ pack }, base);
+    const byRepo = new Map<string, number[][]>();
+    for (const p of packs) {
+      const cache = signals.get(p.instance_id)!;
+      const files = texts.get(p.instance_id)!;
+      const ranked = fuse(cache.results, config, cache);
+      const source = { termWeights: new Map(p.termWeights), text: (path: string): FileText | null => files.get(path)?.text ?? null, symbols: (path: string) => files.get(path)?.symbols };
+      const row: number[] = [];
+      const scores = await Promise.all(budgets.map(async (budget) => scoreContext((await packRanking(ranked, budget, counter, config, source)).spans, p.gold)));
+      row.push(...scores.map((s) => (s.file ? 1 : 0)), ...scores.map((s) => (s.lines ? 1 : 0)));
+      byRepo.set(p.repo, [...(byRepo.get(p.repo) ?? []), row]);
+    }
+    const perMetric = Array.from({ length: 2 * budgets.length }, (_, i) => {
+      let sum = 0;
+      for (const rows of byRepo.values()) sum += rows.reduce((s, r) => s + r[i]!, 0) / rows.length;
+      return sum / Math.max(1, byRepo.size);
+    });
+    return { objective: perMetric.reduce((a, b) => a + b, 0) / Math.max(1, perMetric.length), perMetric };
+  };
+
+  const grid: Partial<Record<keyof PackConfig, number[]>> = {
+    rankDecay: [0.5, 1, 1.5, 2, 3],
+    outlineValue: [0.05, 0.15, 0.3, 0.6],
+    matchSharpness: [0, 1, 2, 3, 5, 8],
+    maxFiles: [5, 10, 20],
+    repeatDiscount: [0.5, 0.8, 1],
+    wholeFileLines: [30, 60, 120],
+  };
+  let best: PackConfig = { ...base.pack };
+  let bestScore = await evaluate(best);
+  const start = bestScore;
+  for (let r = 0; r < Math.min(rounds, 2); r++) {
+    for (const [key, values] of Object.entries(grid) as Array<[keyof PackConfig, number[]]>) {
+      for (const value of values) {
+        if (best[key] === value) continue;
+        const candidate = { ...best, [key]: value };
+        const s = await evaluate(candidate);
+        process.stderr.write(`pack ${key}=${value}: ${fmt(s.objective)}\n`);
+        if (s.objective > bestScore.objective + 1e-9) {
+          best = candidate;
+          bestScore = s;
+        }
+      }
+    }
+  }
+  await counter.close();
+  const label = [...budgets.map((b) => `file@${b}`), ...budgets.map((b) => `lines@${b}`)].join(" / ");
+  return [
+    "## Packing, with the fusion above",
+    "",
+    `${packs.length} instances. Objective: mean over repositories of ${label}.`,
+    "",
+    `Before: ${start.perMetric.map(fmt).join(" / ")}; after: **${bestScore.perMetric.map(fmt).join(" / ")}**.`,
+    "",
+    "```json",
+    JSON.stringify(best, null, 2),
+    "```",
+    "",
+  ];
+}

@@ -1,7 +1,9 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { ContextSmithError } from "../core/errors.js";
 import { Engine } from "../engine.js";
+import { packDepth } from "../query/pack/pack-ranking.js";
 import { TokenWorker, type AsyncTokenCounter } from "../query/pack/token-worker.js";
 import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
@@ -13,7 +15,7 @@ import { Materializer, type RepoSource } from "./materialize.js";
 import { parsePatch } from "./patch.js";
 import { scoreContext, scoredGold, scoreRanking } from "./score.js";
 import type { Strategy } from "./strategies.js";
-import type { BenchInstance, GoldFile, InstanceRecord, SignalCache, StrategyOutcome } from "./types.js";
+import type { BenchInstance, GoldFile, InstanceRecord, PackCache, SignalCache, StrategyOutcome } from "./types.js";
 
 /** What a benchmark run does. */
 export interface BenchOptions {
@@ -140,12 +142,14 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
 
   const strategies: Record<string, StrategyOutcome> = {};
   let defaultRanking: RankedFile[] = [];
+  const packable = new Set<string>();
   const missed: string[] = [];
   for (const strategy of options.strategies) {
     const started = performance.now();
     const ranked = searcher.rank(task, { config: strategy.config }).files;
     const rankMs = performance.now() - started;
     const paths = ranked.map((f) => f.path);
+    for (const path of paths.slice(0, packDepth(strategy.config, Math.max(...options.budgets)) * 2)) packable.add(path);
     const outcome: StrategyOutcome = { ...scoreRanking(paths, scored), budgets: {}, ms: 0 };
     for (const [i, budget] of options.budgets.entries()) {
       const p0 = performance.now();
@@ -159,6 +163,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
     strategies[strategy.name] = outcome;
   }
   if (strategies.default) missed.unshift(...explainRanks(scored, defaultRanking, results, strategies.default));
+  writePackCache(options.outDir, instance, scored, searcher, task, packable);
   return {
     instance_id: instance.instance_id,
     repo: instance.repo,
@@ -167,6 +172,19 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
     strategies,
     missed,
   };
+}
+
+/** Caches what re-packing needs (gzip JSON under `packs/`), so the tuner can try packing parameters without the repository. */
+function writePackCache(outDir: string, instance: BenchInstance, gold: GoldFile[], searcher: Searcher, task: string, paths: Iterable<string>): void {
+  const source = searcher.packSource(task);
+  const files: PackCache["files"] = [];
+  for (const path of paths) {
+    const text = source.text(path);
+    if (text) files.push({ path, language: text.language, text: text.lines.join("\n"), symbols: [...(source.symbols(path) ?? [])] });
+  }
+  const cache: PackCache = { instance_id: instance.instance_id, repo: instance.repo, gold, termWeights: [...source.termWeights], files };
+  mkdirSync(join(outDir, "packs"), { recursive: true });
+  writeFileSync(join(outDir, "packs", `${instance.instance_id}.json.gz`), gzipSync(JSON.stringify(cache)));
 }
 
 /** Why gold files are not in the default's top 10: where each signal ranked them. */

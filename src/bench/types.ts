@@ -1,6 +1,7 @@
 /**
  * Data contracts of the retrieval benchmark (`ctxsmith bench`).
  */
+import type { Language, SymbolInfo } from "../core/types.js";
 import type { SignalResult } from "../query/types.js";
 
 /** One instance of a SWE-bench-style dataset (one JSON object per line). */
@@ -63,4 +64,15 @@ export interface SignalCache {
   aboutTests: boolean;
   aboutDocs: boolean;
   results: SignalResult[];
+}
+
+/** What the tuner needs to re-pack an instance without its repository: the packed files and the task's term weights. */
+export interface PackCache {
+  instance_id: string;
+  repo: string;
+  /** Scored gold files with their lines. */
+  gold: GoldFile[];
+  termWeights: Array<[string, number]>;
+  /** The files any strategy could pack (the union of their rankings' packable heads). */
+  files: Array<{ path: string; language: Language | null; text: string; symbols: SymbolInfo[] }>;
 }

@@ -4,11 +4,10 @@ import type { ParsedFile, SymbolInfo } from "../core/types.js";
 import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
-import { fileCandidates, matchScore, type TermWeights } from "./pack/candidates.js";
+import { matchScore, type TermWeights } from "./pack/candidates.js";
 import { fileText, type FileText } from "./pack/file-text.js";
-import { pack } from "./pack/pack.js";
+import { packRanking, type PackSource } from "./pack/pack-ranking.js";
 import type { AsyncTokenCounter } from "./pack/token-worker.js";
-import type { Candidate, PackFile } from "./pack/types.js";
 import { PathIndex } from "./path-index.js";
 import { rankFiles } from "./ranker.js";
 import type { RankingConfig } from "./ranking-config.js";
@@ -77,17 +76,14 @@ export class Searcher {
     return this.packRanked(task, ranked, budget, counter, config);
   }
 
-  /** Packs an existing ranking (the benchmark re-packs cached rankings). */
-  async packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig = this.#config): Promise<ContextResult> {
-    const weights = this.#termWeights(task);
-    const candidates: Candidate[] = [];
-    // A larger budget reaches further down the ranking.
-    const maxFiles = Math.ceil(config.pack.maxFiles * Math.max(1, budget / 4000));
-    ranked.slice(0, maxFiles).forEach((entry, i) => {
-      const file = this.#packFile(entry, i + 1);
-      if (file) candidates.push(...fileCandidates(file, this.#symbolsOf(entry.path), weights, config.pack));
-    });
-    return { ...(await pack(candidates, budget, counter, config.pack)), budget };
+  /** Packs an existing ranking. */
+  packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig = this.#config): Promise<ContextResult> {
+    return packRanking(ranked, budget, counter, config, this.packSource(task));
+  }
+
+  /** What packing reads for `task`: term weights, and the files' texts and symbols (memoised). */
+  packSource(task: string): PackSource {
+    return { termWeights: this.termWeights(task), text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path) };
   }
 
   /**
@@ -95,7 +91,7 @@ export class Searcher {
    * query's terms in their names, signatures and docs, weighted by their file's rank.
    */
   search(query: string, limit: number): SearchHit[] {
-    const weights = this.#termWeights(query);
+    const weights = this.termWeights(query);
     const hits: SearchHit[] = [];
     this.rank(query).files.slice(0, Math.max(20, limit)).forEach((file, i) => {
       for (const s of this.#symbolsOf(file.path) ?? []) {
@@ -122,7 +118,7 @@ export class Searcher {
   }
 
   /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */
-  #termWeights(text: string): TermWeights {
+  termWeights(text: string): TermWeights {
     const bm25 = this.#lexicalIndex().bm25;
     const weights = new Map<string, number>();
     for (const [term, weight] of parseTask(text).terms) {
@@ -138,16 +134,6 @@ export class Searcher {
 
   #parse(path: string): ParsedFile | undefined {
     return bounded(this.#parsed, path, () => this.#store.parsed.get(path));
-  }
-
-  #packFile(entry: RankedFile, rank: number): PackFile | null {
-    const text = this.#fileText(entry.path);
-    if (!text) return null;
-    const why = Object.entries(entry.signals)
-      .sort((a, b) => a[1].rank - b[1].rank)
-      .map(([name, s]) => `${name} #${s.rank}`)
-      .join(", ");
-    return { ...text, rank, why: `#${rank} (${why})` };
   }
 
   /** A file's text as indexed, memoised (a warm process packs the same files for many tasks). */

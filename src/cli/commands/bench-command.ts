@@ -6,6 +6,7 @@ import { runBench } from "../../bench/runner.js";
 import { pickStrategies } from "../../bench/strategies.js";
 import { summarize } from "../../bench/summary.js";
 import { ContextSmithError } from "../../core/errors.js";
+import { resolveRanking, type RankingOverrides } from "../../query/ranking-config.js";
 import { formatMs } from "../format.js";
 import type { CliIO } from "../io.js";
 
@@ -21,7 +22,19 @@ interface BenchArgs {
   out: string;
   cache: string;
   resume: boolean;
+  ranking?: string;
   json: boolean;
+}
+
+function parseOverrides(json: string | undefined): RankingOverrides {
+  if (json === undefined) return {};
+  try {
+    const value = JSON.parse(json) as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("not an object");
+    return value as RankingOverrides;
+  } catch (error) {
+    throw new ContextSmithError("INVALID_ARGUMENT", `--ranking must be a JSON object of ranking overrides: ${(error as Error).message}`);
+  }
 }
 
 const list = (value: string | undefined): string[] => (value ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
@@ -44,12 +57,15 @@ export function benchCommand(io: CliIO) {
         .option("out", { type: "string", default: "bench/out", describe: "Output folder: instances.jsonl, signals/, summary.md" })
         .option("cache", { type: "string", default: "bench/.cache", describe: "Work clones and indexes, kept between runs" })
         .option("resume", { type: "boolean", default: false, describe: "Keep the instances already in OUT/instances.jsonl" })
+        .option("ranking", { type: "string", describe: "Ranking overrides for every strategy, as JSON (e.g. '{\"pack\":{\"rankDecay\":2}}')" })
         .option("json", { type: "boolean", default: false, describe: "Print the summary's location and the records as JSON" }),
     handler: async (args: BenchArgs) => {
       const budgets = list(args.budgets).map(Number);
       if (budgets.length === 0 || budgets.some((b) => !Number.isInteger(b) || b < 1)) throw new ContextSmithError("INVALID_ARGUMENT", `--budgets must be positive whole numbers, not "${args.budgets}".`);
-      const strategies = pickStrategies(list(args.strategies));
-      if (typeof strategies === "string") throw new ContextSmithError("INVALID_ARGUMENT", strategies);
+      const picked = pickStrategies(list(args.strategies));
+      if (typeof picked === "string") throw new ContextSmithError("INVALID_ARGUMENT", picked);
+      const overrides = parseOverrides(args.ranking);
+      const strategies = picked.map((s) => ({ ...s, config: resolveRanking(overrides, s.config) }));
       const instances = loadDataset(io.resolvePath(args.dataset), list(args.repos));
       if (instances.length === 0) throw new ContextSmithError("INVALID_ARGUMENT", `No instance of ${args.repos ?? "any repository"} in ${args.dataset}.`);
       const outDir = io.resolvePath(args.out);

@@ -48,12 +48,11 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   // between them (module- and class-level statements: imports, constants, tables, attributes).
   const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number }> = [];
   const covered = new Uint8Array(n + 2);
+  const classes: Array<{ symbol: SymbolInfo; ranges: Array<[number, number]> }> = [];
   symbols.forEach((symbol, index) => {
     if (CONTAINER_KINDS.has(symbol.kind)) {
       const members = symbols.filter((s) => s.parent === index);
-      if (members.length > 0) {
-        out.push(candidate("class-outline", symbol.qualifiedName, headRanges([symbol, ...members], file.lines), weight * config.outlineValue * 0.5));
-      }
+      if (members.length > 0) classes.push({ symbol, ranges: headRanges([symbol, ...members], file.lines) });
     }
     // A function nested in a function is part of its parent's body, not a pick of its own.
     const nested = symbol.parent >= 0 && BODY_KINDS.has(symbols[symbol.parent]!.kind);
@@ -73,7 +72,14 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   const best = Math.max(1e-9, ...pieces.map((p) => p.score));
   const raw = pieces.map((p) => (p.end - p.start + 1) * Math.exp((config.matchSharpness * p.score) / best));
   const total = raw.reduce((a, b) => a + b, 0) || 1;
-  pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.end]], (weight * raw[i]!) / total)));
+  const shares = raw.map((r) => r / total);
+  pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.end]], weight * shares[i]!)));
+  // A class outline is worth the outline share of its class's code: the outlines of the classes
+  // that hold the matching code first.
+  for (const { symbol, ranges } of classes) {
+    const share = pieces.reduce((sum, p, i) => (p.start >= symbol.startLine && p.end <= symbol.endLine + 1 ? sum + shares[i]! : sum), 0);
+    out.push(candidate("class-outline", symbol.qualifiedName, ranges, weight * config.outlineValue * share));
+  }
   return out;
 }
 
