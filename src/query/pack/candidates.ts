@@ -16,9 +16,12 @@ const HEAD_LINES = 80;
 export type TermWeights = ReadonlyMap<string, number>;
 
 /**
- * The candidates of one file: a file outline (top-level signatures), class outlines (member
- * signatures), and function/method bodies scored by the task's terms in their name, docstring
- * and body. A small file is one whole-file candidate instead.
+ * The candidates of one file and their values. The file is worth `1 / rank^rankDecay`; its code is
+ * cut into pieces — function and method bodies, and the runs of code between definitions — that
+ * share that worth by size and by how well they match the task's terms. Outlines (the file's
+ * top-level declarations; each class's members) are worth `outlineValue` of the file, a class's
+ * outline in proportion to its code's share. A small file is one whole-file candidate instead;
+ * of a file without a parse result, only the head.
  */
 export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig): Candidate[] {
   const weight = 1 / Math.pow(file.rank, config.rankDecay);
@@ -35,14 +38,14 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     file, kind, symbol, ranges, value, chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
   });
 
-  if (!symbols || symbols.length === 0 || n <= config.wholeFileLines) {
+  if (!symbols || n <= config.wholeFileLines) {
     // A small file is worth what all its code is worth; of a big unparsed file, the head is shown.
-    const whole = symbols !== undefined || n <= config.wholeFileLines;
+    const whole = n <= config.wholeFileLines;
     return [candidate("file", null, [[1, whole ? n : Math.min(n, HEAD_LINES)]], weight * (whole ? 1 + config.outlineValue : config.outlineValue))];
   }
   const out: Candidate[] = [];
   const topLevel = symbols.filter((s) => s.parent === -1);
-  out.push(candidate("file-outline", null, headRanges(topLevel, file.lines), weight * config.outlineValue));
+  if (topLevel.length > 0) out.push(candidate("file-outline", null, headRanges(topLevel, file.lines), weight * config.outlineValue));
 
   // Pieces of code: function and method bodies, classes without methods, and the runs of code
   // between them (module- and class-level statements: imports, constants, tables, attributes).

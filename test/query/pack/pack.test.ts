@@ -14,6 +14,9 @@ beforeAll(async () => {
   // Big enough that 50,000 tokens do not hold all of it.
   repo = syntheticRepo(150, { git: false });
   repo.write(SHOP_FILES);
+  // A module-level table between functions, in a file too big to show whole.
+  const filler = Array.from({ length: 30 }, (_, i) => `def helper_${i}(x):\n    return x + ${i}\n`).join("\n");
+  repo.write({ "printing/ccode.py": `${filler}\nknown_functions = {\n    "Abs": "fabs",\n    "gamma": "tgamma",\n    "sinc": None,\n}\n\n\ndef ccode(expr):\n    return str(expr)\n` });
   engine = new Engine(repo.root, { jobs: 2, git: false });
   await engine.index();
 }, 60_000);
@@ -102,6 +105,15 @@ describe("packing", () => {
     const result = await engine.context("Service13 method_9 calls compute_100", { budget: 400, refresh: false });
     await checkContext(result, 400);
     expect(result.spans).toContainEqual(expect.objectContaining({ path: "app/pkg13/service_13.py", kind: "body", symbol: "Service13.method_9" }));
+  });
+
+  it("packs code between definitions (a module-level table) when the task points at it", async () => {
+    const result = await engine.context("ccode known_functions table lacks sinc and tgamma", { budget: 300, refresh: false });
+    await checkContext(result, 300);
+    const table = result.spans.find((s) => s.kind === "code" && s.path === "printing/ccode.py");
+    expect(table).toBeDefined();
+    expect(table!.start).toBeLessThanOrEqual(91);
+    expect(table!.end).toBeGreaterThanOrEqual(95);
   });
 
   it("shows a small file whole", async () => {
