@@ -16,7 +16,7 @@ export interface RankingConfig {
   readonly signalDepth: number;
   /** Score multiplier for test files, unless the task is about tests. */
   readonly testPenalty: number;
-  /** Score multiplier for documentation, unless the task is about docs. */
+  /** Score multiplier for documentation and config files, unless the task is about docs. */
   readonly docPenalty: number;
   /** Lexical signal: BM25 parameters. */
   readonly bm25: { readonly k1: number; readonly b: number };

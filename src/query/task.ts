@@ -32,6 +32,11 @@ const BACKTICK_RE = /`{1,3}([^`\n]{1,200})`{1,3}/g;
 const IDENT_RE = /\b[A-Za-z_$][\w$]*\b/g;
 const CALL_RE = /\b([A-Za-z_$][\w$]*)\s*\(/g;
 
+/** Terms of the first line (the title of an issue) weigh this many times more... */
+const TITLE_WEIGHT = 2;
+/** ...when it is a title, not the start of a pasted log. */
+const MAX_TITLE = 200;
+
 /** Words that look dotted but are prose or URLs. */
 const NOT_DOTTED = /^(?:e\.g|i\.e|etc|vs|www\.|https?|[\d.]+$)/i;
 const TEST_WORDS = /\b(?:unit ?tests?|test (?:file|case|suite|helper|fixture|runner)s?|conftest|fixtures?|flaky)\b/i;
@@ -45,10 +50,14 @@ export function isTestPath(path: string): boolean {
   return /^(?:test_.*|.*_tests?\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py|.*tests?\.java)$/.test(base);
 }
 
-/** Whether a path is documentation (doc folders, markdown, reStructuredText, plain text). */
+/**
+ * Whether a path is documentation or configuration rather than code: doc folders, markdown,
+ * reStructuredText, plain text, and config and data files (`setup.cfg`, `tox.ini`, YAML, JSON,
+ * TOML). They match an issue's words (version lists, changelogs) without holding its fix.
+ */
 export function isDocPath(path: string): boolean {
   const lower = path.toLowerCase();
-  return /(?:^|\/)(?:docs?|documentation|examples?)\//.test(lower) || /\.(?:md|mdx|rst|txt|adoc)$/.test(lower);
+  return /(?:^|\/)(?:docs?|documentation|examples?)\//.test(lower) || /\.(?:md|mdx|rst|txt|adoc|cfg|ini|toml|ya?ml|json)$/.test(lower);
 }
 
 /** Parses a task text. */
@@ -83,6 +92,9 @@ export function parseTask(text: string): TaskQuery {
   // Repetition says "this matters", but sublinearly: a pasted log repeats a word fifty times.
   const terms = new Map<string, number>();
   for (const [term, n] of counts) terms.set(term, 1 + Math.log(n));
+  // An issue's title says in a line what the rest says at length (and what pasted logs drown).
+  const title = text.trimStart().split("\n", 1)[0]!;
+  if (title.length <= MAX_TITLE) for (const term of new Set(tokenize(title))) if (terms.has(term)) terms.set(term, terms.get(term)! * TITLE_WEIGHT);
 
   const mentionsTestPath = paths.some((p) => isTestPath(p));
   return {

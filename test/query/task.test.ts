@@ -33,11 +33,17 @@ describe("parseTask", () => {
   });
 
   it("keeps content terms without stopwords, weighting repeats sublinearly", () => {
-    const task = parseTask("The retry is failing; the retry retries the card when it should not");
+    const task = parseTask("Bug report\nThe retry is failing; the retry retries the card when it should not");
     expect(task.terms.has("the")).toBe(false);
     expect(task.terms.has("should")).toBe(false);
     expect(task.terms.get("retry")).toBeCloseTo(1 + Math.log(2));
     expect(task.terms.get("card")).toBe(1);
+  });
+
+  it("weighs the title's terms twice", () => {
+    const task = parseTask("Cart total wrong\nThe total of the cart is wrong when a coupon applies");
+    expect(task.terms.get("cart")).toBeCloseTo(2 * (1 + Math.log(2)));
+    expect(task.terms.get("coupon")).toBe(1);
   });
 
   it("tells tasks about tests and docs from others", () => {
@@ -58,6 +64,8 @@ describe("isTestPath and isDocPath", () => {
   it("recognise documentation", () => {
     expect(isDocPath("docs/conf.py")).toBe(true);
     expect(isDocPath("README.md")).toBe(true);
+    expect(isDocPath("tox.ini")).toBe(true);
+    expect(isDocPath("setup.cfg")).toBe(true);
     expect(isDocPath("src/docstring.py")).toBe(false);
   });
 });
