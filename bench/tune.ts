@@ -20,6 +20,7 @@
  *   npm run build
  *   node dist/bench/tune.js --signals bench/out/signals [--packs bench/out/packs] [--budgets 4000,8000] [--out bench/results-tune/tune.md]
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -153,7 +154,16 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     .filter((f) => f.endsWith(".json.gz"))
     .map((f) => JSON.parse(gunzipSync(readFileSync(join(dir, f))).toString("utf8")) as PackCache)
     .filter((p) => p.gold.length > 0 && signals.has(p.instance_id));
-  const texts = new Map(packs.map((p) => [p.instance_id, new Map(p.files.map((f) => [f.path, { text: fileText(f.path, f.language, f.text), symbols: f.symbols }]))]));
+  // Instances of one repository share most file versions: tokenize each version once.
+  const versions = new Map<string, FileText>();
+  const version = (f: PackCache["files"][number]): FileText => {
+    const key = `${f.path}\0${createHash("sha1").update(f.text).digest("hex")}`;
+    let text = versions.get(key);
+    if (!text) versions.set(key, (text = fileText(f.path, f.language, f.text)));
+    return text;
+  };
+  const texts = new Map(packs.map((p) => [p.instance_id, new Map(p.files.map((f) => [f.path, { text: version(f), symbols: f.symbols }]))]));
+  for (const p of packs) p.files = []; // the texts live on in `versions`
   const counter = new TokenWorker(DEFAULT_RANKING.pack.encoding);
   const base = resolveRanking({ weights: fusion.weights, rrfK: fusion.rrfK, testPenalty: fusion.testPenalty } as RankingOverrides);
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { ContextSmithError } from "../core/errors.js";
@@ -70,12 +70,16 @@ export class Materializer {
     const check = await git(root, ["cat-file", "--batch-check=%(objectname) %(objecttype)"], blobs.map((b) => b.sha).join("\n") + "\n");
     const absent = new Set(check.split("\n").filter((l) => l.endsWith(" missing")).map((l) => l.split(" ")[0]));
     const missing = blobs.filter((b) => absent.has(b.sha)).map((b) => b.path);
-    if (missing.length > 0) {
-      await git(root, ["sparse-checkout", "set", "--no-cone", "/*", ...missing.map((p) => `!/${p}`)]);
-    } else if (existsSync(join(root, ".git", "info", "sparse-checkout"))) {
-      await git(root, ["sparse-checkout", "disable"]);
-    }
+    // Sparse patterns exclude missing blobs. Changing patterns refreshes the work tree at the
+    // current HEAD, so first exclude what either commit lacks, then move, then settle on what
+    // the target lacks (everything it has is then present).
+    const sparseFile = join(root, ".git", "info", "sparse-checkout");
+    const excluded = existsSync(sparseFile) ? readFileSync(sparseFile, "utf8").split("\n").filter((l) => l.startsWith("!/")).map((l) => l.slice(2)) : [];
+    const exclude = (paths: string[]): Promise<string> => git(root, ["sparse-checkout", "set", "--no-cone", "/*", ...paths.map((p) => `!/${p}`)]);
+    if (missing.length > 0) await exclude([...new Set([...excluded, ...missing])]);
     await git(root, ["checkout", "--quiet", "--force", "--detach", commit]);
+    if (missing.length > 0) await exclude(missing);
+    else if (excluded.length > 0) await git(root, ["sparse-checkout", "disable"]);
     await git(root, ["clean", "-ffdxq"]);
     await this.#pruneRefs(root);
     return { root, commit, missing };

@@ -69,6 +69,11 @@ describe("Materializer", () => {
     expect(checkout.missing).toEqual(["data.bin.txt"]);
     expect(readFileSync(join(checkout.root, "app.py"), "utf8")).toBe("version = 'B'\n");
     expect(existsSync(join(checkout.root, "data.bin.txt"))).toBe(false);
+    // Moving on from a commit with a missing blob, to one without it and back.
+    const atC = await m.checkout("acme/shop", git(source!.root, "rev-parse", "HEAD"));
+    expect(readFileSync(join(atC.root, "later.py"), "utf8")).toBe("x = 1\n");
+    expect((await m.checkout("acme/shop", git(source!.root, "rev-parse", "HEAD~2"))).missing).toEqual([]);
+    expect((await m.checkout("acme/shop", b)).missing).toEqual(["data.bin.txt"]);
   });
 
   it("finds mirrors named owner+name/repo or owner+name, and says when there is none", async () => {
