@@ -48,16 +48,24 @@ export interface PackConfig {
   readonly wholeFileLines: number;
 }
 
-/** The defaults. Hand-set on the tuning split's first look; `bench/tune.ts` will replace them. */
+/**
+ * The defaults, tuned on the SWE-bench Lite tuning split (136 instances, 9 repositories) with
+ *
+ *   ctxsmith bench --dataset ../shared/bench/swe-bench-lite-tune.jsonl --mirrors M --no-network --out bench/out
+ *   node dist/bench/tune.js --signals bench/out/signals --packs bench/out/packs --rounds 2
+ *
+ * (see bench/results-tune/tune.md: leave-one-repository-out R@1/3/5/10 56.2/82.8/85.7/93.0
+ * against 48.5/73.9/82.2/90.6 for the hand-set weights before).
+ */
 export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   rrfK: 60,
   weights: Object.freeze({
-    lexical: 1,
+    lexical: 2,
     symbols: 1,
-    references: 2,
+    references: 0.5,
     history: 0.5,
     semantic: 1,
-    // Off by default until the benchmark says otherwise.
+    // Off: on the tuning split each of these lost more than it found (bench/results-tune/summary.md).
     cochange: 0,
     callgraph: 0,
     exactName: 0,
@@ -70,12 +78,12 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   neighbourSeeds: 5,
   pack: Object.freeze({
     encoding: "cl100k_base",
-    maxFiles: 20,
-    rankDecay: 1,
+    maxFiles: 5,
+    rankDecay: 1.5,
     repeatDiscount: 0.8,
-    outlineValue: 0.6,
+    outlineValue: 0.05,
     matchSharpness: 3,
-    wholeFileLines: 60,
+    wholeFileLines: 120,
   }),
 });
 

@@ -84,9 +84,11 @@ describe("packing", () => {
       const words = Array.from({ length: 1 + Math.floor(next() * 8) }, () => WORDS[Math.floor(next() * WORDS.length)]!);
       // Log-uniform: as many small budgets as large ones.
       const budget = Math.round(50 * Math.pow(1000, next()));
-      const result = await engine.context(words.join(" "), { budget, refresh: false });
+      // Alternately the defaults and a configuration that reaches far down the ranking.
+      const ranking = i % 2 === 0 ? undefined : { pack: { maxFiles: 40 } };
+      const result = await engine.context(words.join(" "), { budget, refresh: false, ranking });
       await checkContext(result, budget);
-      if (budget >= 2000) expect(result.tokens).toBeGreaterThan(budget * 0.8); // plenty of code to fill it
+      if (ranking && budget >= 2000) expect(result.tokens).toBeGreaterThan(budget * 0.7); // plenty of code to fill it
     }
   }, 120_000);
 
@@ -97,18 +99,19 @@ describe("packing", () => {
     expect(tight.spans.every((s) => s.kind === "file-outline" || s.kind === "class-outline" || s.kind === "file")).toBe(true);
     const roomy = await engine.context("total price of the cart items", { budget: 3000, refresh: false });
     await checkContext(roomy, 3000);
-    expect(roomy.spans.find((s) => s.kind === "body" || s.kind === "file")?.path).toBe("shop/pricing.py");
+    expect(roomy.spans.some((s) => s.path === "shop/pricing.py" && (s.kind === "body" || s.kind === "file"))).toBe(true);
   });
 
   it("packs the function whose body matches the task, not only the top of the file", async () => {
     // service_13.py is ~70 lines; method_9 is near its end.
-    const result = await engine.context("Service13 method_9 calls compute_100", { budget: 400, refresh: false });
+    // Files up to 20 lines are shown whole; service_13.py is ~70.
+    const result = await engine.context("Service13 method_9 calls compute_100", { budget: 400, refresh: false, ranking: { pack: { wholeFileLines: 20 } } });
     await checkContext(result, 400);
     expect(result.spans).toContainEqual(expect.objectContaining({ path: "app/pkg13/service_13.py", kind: "body", symbol: "Service13.method_9" }));
   });
 
   it("packs code between definitions (a module-level table) when the task points at it", async () => {
-    const result = await engine.context("ccode known_functions table lacks sinc and tgamma", { budget: 300, refresh: false });
+    const result = await engine.context("ccode known_functions table lacks sinc and tgamma", { budget: 300, refresh: false, ranking: { pack: { wholeFileLines: 20 } } });
     await checkContext(result, 300);
     const table = result.spans.find((s) => s.kind === "code" && s.path === "printing/ccode.py");
     expect(table).toBeDefined();
