@@ -42,6 +42,19 @@ const NOT_DOTTED = /^(?:e\.g|i\.e|etc|vs|www\.|https?|[\d.]+$)/i;
 const TEST_WORDS = /\b(?:unit ?tests?|test (?:file|case|suite|helper|fixture|runner)s?|conftest|fixtures?|flaky)\b/i;
 const DOC_WORDS = /\b(?:documentation|docs|readme|changelog|tutorial|typo)\b/i;
 
+/** A line of a package listing: `name  1.2.3` (pip list, conda list, version tables). */
+const PACKAGE_LINE = /^\s*[\w.-]+(?:\s+|==)v?\d+(?:\.\w+)+\S*(?:\s+\S+)?\s*$/;
+
+/**
+ * The text without pasted environment dumps — package listings such as `pip list` — whose
+ * hundreds of package names match the project's config files and changelogs, not its code.
+ */
+function withoutEnvironmentDumps(text: string): string {
+  const lines = text.split("\n");
+  const kept = lines.filter((line) => !PACKAGE_LINE.test(line));
+  return kept.length === lines.length ? text : kept.join("\n");
+}
+
 /** Whether a path holds tests (test folders, `test_*.py`, `*_test.go`, `*.spec.ts`, conftest). */
 export function isTestPath(path: string): boolean {
   const lower = path.toLowerCase();
@@ -85,7 +98,7 @@ export function parseTask(text: string): TaskQuery {
   for (const m of text.matchAll(IDENT_RE)) if (looksLikeCode(m[0])) codeWords.add(m[0]);
 
   const counts = new Map<string, number>();
-  for (const token of tokenize(text)) {
+  for (const token of tokenize(withoutEnvironmentDumps(text))) {
     if (STOPWORDS.has(token) || /^\d+$/.test(token)) continue;
     counts.set(token, (counts.get(token) ?? 0) + 1);
   }

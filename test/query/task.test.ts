@@ -40,6 +40,14 @@ describe("parseTask", () => {
     expect(task.terms.get("card")).toBe(1);
   });
 
+  it("leaves pasted package listings out of the terms", () => {
+    const task = parseTask("xfail marker ignored\n```\n$ pip list\nPackage    Version\naiohttp    3.6.2\nhypothesis 5.10.4\npluggy==0.13.1\n```\nThe xfail marker added at runtime is ignored.");
+    expect(task.terms.has("aiohttp")).toBe(false);
+    expect(task.terms.has("hypothesis")).toBe(false);
+    expect(task.terms.has("pluggy")).toBe(false);
+    expect(task.terms.has("xfail")).toBe(true);
+  });
+
   it("weighs the title's terms twice", () => {
     const task = parseTask("Cart total wrong\nThe total of the cart is wrong when a coupon applies");
     expect(task.terms.get("cart")).toBeCloseTo(2 * (1 + Math.log(2)));
