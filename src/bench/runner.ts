@@ -182,7 +182,8 @@ function writePackCache(outDir: string, instance: BenchInstance, gold: GoldFile[
     const text = source.text(path);
     if (text) files.push({ path, language: text.language, text: text.lines.join("\n"), symbols: [...(source.symbols(path) ?? [])] });
   }
-  const cache: PackCache = { instance_id: instance.instance_id, repo: instance.repo, gold, termWeights: [...source.termWeights], files };
+  const focus = files.map((f): [string, number[]] => [f.path, [...source.focus(f.path)]]).filter(([, lines]) => lines.length > 0);
+  const cache: PackCache = { instance_id: instance.instance_id, repo: instance.repo, gold, termWeights: [...source.termWeights], focus, files };
   mkdirSync(join(outDir, "packs"), { recursive: true });
   writeFileSync(join(outDir, "packs", `${instance.instance_id}.json.gz`), gzipSync(JSON.stringify(cache)));
 }

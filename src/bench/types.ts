@@ -73,6 +73,8 @@ export interface PackCache {
   /** Scored gold files with their lines. */
   gold: GoldFile[];
   termWeights: Array<[string, number]>;
+  /** Lines the task names, per file (traceback frames). */
+  focus: Array<[string, number[]]>;
   /** The files any strategy could pack (the union of their rankings' packable heads). */
   files: Array<{ path: string; language: Language | null; text: string; symbols: SymbolInfo[] }>;
 }

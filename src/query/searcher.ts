@@ -81,9 +81,13 @@ export class Searcher {
     return packRanking(ranked, budget, counter, config, this.packSource(task));
   }
 
-  /** What packing reads for `task`: term weights, and the files' texts and symbols (memoised). */
+  /** What packing reads for `task`: term weights, the lines it names, and the files' texts and symbols (memoised). */
   packSource(task: string): PackSource {
-    return { termWeights: this.termWeights(task), text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path) };
+    const focus = new Map<string, number[]>();
+    for (const frame of parseTask(task).frames) {
+      for (const path of this.#pathIndex().resolve(frame.path)) focus.set(path, [...(focus.get(path) ?? []), frame.line]);
+    }
+    return { termWeights: this.termWeights(task), focus: (path) => focus.get(path) ?? [], text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path) };
   }
 
   /**
@@ -109,12 +113,15 @@ export class Searcher {
   #context(text: string, config: RankingConfig): Omit<SignalContext, "seeds"> {
     const lexical = this.#lexicalIndex();
     this.#history ??= loadHistoryIndex(this.#store);
-    this.#paths ??= new PathIndex(lexical.files.values());
-    return { task: parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#paths, symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
+    return { task: parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
   }
 
   #lexicalIndex(): LexicalIndex {
     return (this.#lexical ??= loadLexical(this.#store));
+  }
+
+  #pathIndex(): PathIndex {
+    return (this.#paths ??= new PathIndex(this.#lexicalIndex().files.values()));
   }
 
   /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */

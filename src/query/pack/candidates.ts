@@ -20,10 +20,11 @@ export type TermWeights = ReadonlyMap<string, number>;
  * cut into pieces — function and method bodies, and the runs of code between definitions — that
  * share that worth by size and by how well they match the task's terms. Outlines (the file's
  * top-level declarations; each class's members) are worth `outlineValue` of the file, a class's
- * outline in proportion to its code's share. A small file is one whole-file candidate instead;
+ * outline in proportion to its code's share; a piece holding a line the task names (`focus`, from
+ * traceback frames) counts as the best match. A small file is one whole-file candidate instead;
  * of a file without a parse result, only the head.
  */
-export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig): Candidate[] {
+export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate[] {
   const weight = 1 / Math.pow(file.rank, config.rankDecay);
   const n = file.lines.length;
   if (n === 0) return [];
@@ -72,6 +73,9 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
 
   // Each piece's share of the file's value: a prior by size (an edit is as likely on any line)
   // sharpened by how well it matches the task relative to the file's best match.
+  // A line the task names (a traceback frame) marks its piece as matching at least as well as the best.
+  const top = Math.max(1e-9, ...pieces.map((p) => p.score));
+  for (const p of pieces) if (focus.some((line) => p.start <= line && line <= p.end)) p.score += top;
   const best = Math.max(1e-9, ...pieces.map((p) => p.score));
   const raw = pieces.map((p) => (p.end - p.start + 1) * Math.exp((config.matchSharpness * p.score) / best));
   const total = raw.reduce((a, b) => a + b, 0) || 1;

@@ -14,6 +14,8 @@ export interface PackSource {
   /** A file's text, or null when it cannot be shown. */
   text(path: string): FileText | null;
   symbols(path: string): readonly SymbolInfo[] | undefined;
+  /** Lines of a file the task names (traceback frames, `file:line`). */
+  focus(path: string): readonly number[];
 }
 
 /** How many of the ranked files may be packed at `budget`: a larger budget reaches further down. */
@@ -29,7 +31,7 @@ export async function packRanking(ranked: readonly RankedFile[], budget: number,
     rank++;
     const text = source.text(entry.path);
     if (!text) continue;
-    candidates.push(...fileCandidates({ ...text, rank, why: `#${rank} (${why(entry)})` }, source.symbols(entry.path), source.termWeights, config.pack));
+    candidates.push(...fileCandidates({ ...text, rank, why: `#${rank} (${why(entry)})` }, source.symbols(entry.path), source.termWeights, config.pack, source.focus(entry.path)));
   }
   return { ...(await pack(candidates, budget, counter, config.pack)), budget };
 }

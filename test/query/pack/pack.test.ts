@@ -119,6 +119,13 @@ describe("packing", () => {
     expect(table!.end).toBeGreaterThanOrEqual(95);
   });
 
+  it("packs the piece holding a traceback frame's line, whatever its words", async () => {
+    const task = 'Crash\nTraceback (most recent call last):\n  File "/srv/app/app/pkg13/service_13.py", line 20, in run\nZeroDivisionError';
+    const result = await engine.context(task, { budget: 200, refresh: false, ranking: { pack: { wholeFileLines: 20 } } });
+    await checkContext(result, 200);
+    expect(result.spans).toContainEqual(expect.objectContaining({ path: "app/pkg13/service_13.py", kind: "body", symbol: "Service13.method_2" }));
+  });
+
   it("shows a small file whole", async () => {
     const result = await engine.context("apply_discount percent", { budget: 400, refresh: false });
     expect(result.spans[0]).toMatchObject({ path: "shop/pricing.py", kind: "file", start: 1, end: 9 });
