@@ -13,7 +13,7 @@ import { rankFiles } from "./ranker.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { SignalContext } from "./signals/context.js";
 import { parseTask } from "./task.js";
-import type { ContextResult, RankResult, RankedFile, SearchHit, SignalName, SignalResult } from "./types.js";
+import type { ContextResult, RankResult, RankedFile, SearchHit, SignalName, SignalResult, TaskQuery } from "./types.js";
 
 /** Parse results and file texts kept per searcher (oldest dropped first). */
 const CACHE_FILES = 512;
@@ -50,6 +50,8 @@ export class Searcher {
   readonly #parsed = new Map<string, ParsedFile | undefined>();
   readonly #symbols = new Map<string, SymbolInfo[] | undefined>();
   readonly #texts = new Map<string, FileText | null>();
+  /** The last task parsed: ranking, term weights and packing of one query all read it. */
+  #lastTask: TaskQuery | undefined;
 
   constructor(store: IndexStore, root: string, config: RankingConfig) {
     this.#store = store;
@@ -84,7 +86,7 @@ export class Searcher {
   /** What packing reads for `task`: term weights, the lines it names, and the files' texts and symbols (memoised). */
   packSource(task: string): PackSource {
     const focus = new Map<string, number[]>();
-    for (const frame of parseTask(task).frames) {
+    for (const frame of this.#parseTask(task).frames) {
       for (const path of this.#pathIndex().resolve(frame.path)) focus.set(path, [...(focus.get(path) ?? []), frame.line]);
     }
     return { termWeights: this.termWeights(task), focus: (path) => focus.get(path) ?? [], text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path) };
@@ -113,7 +115,12 @@ export class Searcher {
   #context(text: string, config: RankingConfig): Omit<SignalContext, "seeds"> {
     const lexical = this.#lexicalIndex();
     this.#history ??= loadHistoryIndex(this.#store);
-    return { task: parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
+    return { task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
+  }
+
+  #parseTask(text: string): TaskQuery {
+    if (this.#lastTask?.text !== text) this.#lastTask = parseTask(text);
+    return this.#lastTask;
   }
 
   #lexicalIndex(): LexicalIndex {
@@ -128,7 +135,7 @@ export class Searcher {
   termWeights(text: string): TermWeights {
     const bm25 = this.#lexicalIndex().bm25;
     const weights = new Map<string, number>();
-    for (const [term, weight] of parseTask(text).terms) {
+    for (const [term, weight] of this.#parseTask(text).terms) {
       const df = bm25.df(term);
       if (df > 0) weights.set(term, weight * Math.log(1 + (bm25.docs - df + 0.5) / (df + 0.5)));
     }
