@@ -13,6 +13,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { IndexStats } from "../src/core/types.js";
 import { Engine } from "../src/engine.js";
+import { median } from "../src/bench/summary.js";
 import { benchArgs } from "./args.js";
 
 interface Run {
@@ -46,11 +47,6 @@ function runCli(): number {
   return performance.now() - t0;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`);
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 const log = (line: string): void => {

@@ -13,6 +13,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Engine } from "../src/engine.js";
+import { median } from "../src/bench/summary.js";
 import { benchArgs } from "./args.js";
 
 const opt = benchArgs("query-bench --repo PATH [--tasks FILE.jsonl] [--repo-name owner/name] [--runs N] [--budget N] [--out FILE]", ["repo"]);
@@ -35,11 +36,6 @@ function loadTasks(): string[] {
     .slice(0, 10);
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 function wall(command: string[], input?: string): number {
   const t0 = performance.now();

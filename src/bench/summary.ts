@@ -6,7 +6,8 @@ function pct(values: boolean[]): string {
   return values.length === 0 ? "–" : ((100 * values.filter(Boolean).length) / values.length).toFixed(1);
 }
 
-function median(values: number[]): number {
+/** The median of `values` (0 for none). */
+export function median(values: number[]): number {
   if (values.length === 0) return 0;
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
