@@ -1,7 +1,17 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
 import type { IndexStats } from "./core/types.js";
+import { CodeGraph } from "./graph/code-graph.js";
+import { SymbolFinder } from "./graph/lookup.js";
+import { overview } from "./graph/overview.js";
+import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
+import { NoteStore } from "./notes/note-store.js";
+import { renderNotes } from "./notes/render.js";
+import { targetHash, viewNote, type NoteEnvironment } from "./notes/staleness.js";
+import type { NoteTarget, NoteView } from "./notes/types.js";
+import { PathIndex } from "./query/path-index.js";
 import { runIndex, type RunOptions } from "./indexing/indexer.js";
 import { TokenWorker, type AsyncTokenCounter } from "./query/pack/token-worker.js";
 import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
@@ -62,6 +72,7 @@ export class Engine {
   readonly ranking: RankingConfig;
   #reader: IndexStore | null = null;
   #searcher: { key: string; searcher: Searcher } | null = null;
+  #graph: { key: string; graph: CodeGraph } | null = null;
   #counter: AsyncTokenCounter | null = null;
   #refreshing: Promise<unknown> | null = null;
 
@@ -141,13 +152,103 @@ export class Engine {
     // The encoder loads in its worker while the index is refreshed and the task ranked.
     const counter = this.#tokenCounter(config.pack.encoding);
     const searcher = await this.#ready(options);
-    return searcher.context(task, budget, counter, { config });
+    const ranked = searcher.rank(task, { config }).files;
+    const packed = await searcher.packRanked(task, ranked, budget, counter, config);
+    return this.#withNotes(packed, (reduced) => searcher.packRanked(task, ranked, reduced, counter, config), counter);
   }
 
   /** Functions and classes matching `query`, best first, with file, line and signature. */
   async search(query: string, options: QueryOptions & { limit?: number } = {}): Promise<SearchHit[]> {
     const searcher = await this.#ready(options);
     return searcher.search(query, options.limit ?? 20);
+  }
+
+  /**
+   * The definitions `name` may mean: bare (`charge_card`), qualified (`Checkout.apply`,
+   * `shop.payments.charge_card`) or in a file (`payments.py:charge_card`); close names when none.
+   */
+  async symbol(name: string, options: QueryOptions = {}): Promise<SymbolLookup> {
+    return (await this.#codeGraph(options)).finder.lookup(name);
+  }
+
+  /** Where what `name` means is called: one hop up the call graph, with the call lines. */
+  async callers(name: string, options: QueryOptions = {}): Promise<CallsResult> {
+    return (await this.#codeGraph(options)).callers(requireName(name));
+  }
+
+  /** What the code of `name` calls: one hop down the call graph. */
+  async callees(name: string, options: QueryOptions = {}): Promise<CallsResult> {
+    return (await this.#codeGraph(options)).callees(requireName(name));
+  }
+
+  /** Everything that calls `name`, transitively (default depth 5), tests apart from production code. */
+  async impact(name: string, options: QueryOptions & { depth?: number } = {}): Promise<ImpactResult> {
+    const depth = options.depth ?? 5;
+    if (!Number.isInteger(depth) || depth < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The depth must be a positive whole number, not ${depth}.`);
+    return (await this.#codeGraph(options)).impact(requireName(name), depth);
+  }
+
+  /** A file's neighbours: what it imports, what imports it, what changes with it, its call-graph neighbours. */
+  async related(path: string, options: QueryOptions = {}): Promise<RelatedResult> {
+    const graph = await this.#codeGraph(options);
+    return graph.related(this.#indexedPath(path));
+  }
+
+  /** Languages, size, central and hot files, and the index's state. */
+  async overview(options: QueryOptions = {}): Promise<OverviewResult> {
+    const graph = await this.#codeGraph(options);
+    return overview(this.#store()!, this.config.root, graph.resolvedCalls());
+  }
+
+  /**
+   * Pins a note to a file or a symbol (exactly one). It is kept beside the index (it survives
+   * re-indexing and rebuilds) and shown by `context` whenever its code is.
+   */
+  async addNote(text: string, target: { path?: string; symbol?: string }, options: QueryOptions = {}): Promise<NoteView> {
+    if (text.trim() === "") throw new ContextSmithError("INVALID_ARGUMENT", "The note is empty.");
+    if ((target.path === undefined) === (target.symbol === undefined)) {
+      throw new ContextSmithError("INVALID_ARGUMENT", "Pin the note to a file or to a symbol (one of them).");
+    }
+    const graph = await this.#codeGraph(options);
+    let pinned: NoteTarget;
+    if (target.symbol !== undefined) {
+      const found = graph.finder.find(requireName(target.symbol));
+      if (found.length === 0) throw notFound(`No definition of ${target.symbol} in the index.`, graph.finder.suggest(target.symbol));
+      if (found.length > 1) {
+        throw new ContextSmithError("INVALID_ARGUMENT", `${target.symbol} is ambiguous: say which one (path:name):\n${found.map((f) => `  ${f.location.path}:${f.location.qualifiedName}`).join("\n")}`, {
+          candidates: found.map((f) => `${f.location.path}:${f.location.qualifiedName}`),
+        });
+      }
+      const { location } = found[0]!;
+      pinned = { kind: "symbol", path: location.path, name: location.name, qualifiedName: location.qualifiedName };
+    } else pinned = { kind: "file", path: this.#indexedPath(target.path!) };
+    const env = this.#noteEnvironment();
+    const now = targetHash(env, pinned);
+    if (!now) throw new ContextSmithError("IO_ERROR", `Cannot read the code of ${pinned.path}.`);
+    const note = new NoteStore(this.config.indexDir).add({ text: text.trim(), createdAt: new Date().toISOString(), target: pinned, hash: now.hash });
+    return viewNote(env, note);
+  }
+
+  /** Notes with their status (current, changed since written, or missing), all or those of a file or symbol. */
+  async notes(filter: { path?: string; symbol?: string } = {}, options: QueryOptions = {}): Promise<NoteView[]> {
+    const graph = await this.#codeGraph(options);
+    const env = this.#noteEnvironment();
+    const path = filter.path === undefined ? undefined : this.#repoRelative(filter.path);
+    const symbol = filter.symbol?.trim();
+    return new NoteStore(this.config.indexDir).list().map((n) => viewNote(env, n)).filter((n) => {
+      if (path !== undefined && n.target.path !== path && n.location?.path !== path) return false;
+      if (symbol !== undefined) {
+        if (n.target.kind !== "symbol") return false;
+        const wanted = graph.finder.find(symbol).map((f) => `${f.location.path}:${f.location.qualifiedName}`);
+        return n.target.qualifiedName === symbol || n.target.name === symbol || wanted.includes(`${n.location?.path ?? n.target.path}:${n.target.qualifiedName}`);
+      }
+      return true;
+    });
+  }
+
+  /** Removes a note by id. @throws ContextSmithError `NOT_FOUND` */
+  removeNote(id: string): void {
+    if (!new NoteStore(this.config.indexDir).remove(id.trim())) throw new ContextSmithError("NOT_FOUND", `No note with id ${id}: see \`ctxsmith note list\`.`);
   }
 
   /** Counts tokens as `context` does (the engine's configured encoding). */
@@ -160,6 +261,7 @@ export class Engine {
     const reader = this.#reader;
     this.#reader = null;
     this.#searcher = null;
+    this.#graph = null;
     const counter = this.#counter;
     this.#counter = null;
     await counter?.close();
@@ -168,14 +270,103 @@ export class Engine {
 
   /** Refreshes the index when asked, then returns a searcher over its current state. */
   async #ready(options: QueryOptions): Promise<Searcher> {
+    const { store, key } = await this.#fresh(options);
+    // The searcher's loaded indexes stay valid while no commit changed what they were built from.
+    if (this.#searcher?.key !== key) this.#searcher = { key, searcher: new Searcher(store, this.config.root, this.ranking) };
+    return this.#searcher.searcher;
+  }
+
+  /** Refreshes the index when asked, then returns the code graph of its current state. */
+  async #codeGraph(options: QueryOptions): Promise<CodeGraph> {
+    const { store, key } = await this.#fresh(options);
+    if (this.#graph?.key !== key) this.#graph = { key, graph: new CodeGraph(store) };
+    return this.#graph.graph;
+  }
+
+  /** The store after a refresh (when asked), and the key of its current state. */
+  async #fresh(options: QueryOptions): Promise<{ store: IndexStore; key: string }> {
     if (options.refresh ?? true) await this.#refresh(options);
     const store = this.#store();
     if (!store) throw new ContextSmithError("NO_INDEX", `There is no index of ${this.config.root} yet: run \`ctxsmith index\` first (or query without --no-refresh).`);
     const meta = store.meta();
-    // The searcher's loaded indexes stay valid while no commit changed what they were built from.
-    const key = `${meta.createdAt}:${meta.generation}`;
-    if (this.#searcher?.key !== key) this.#searcher = { key, searcher: new Searcher(store, this.config.root, this.ranking) };
-    return this.#searcher.searcher;
+    return { store, key: `${meta.createdAt}:${meta.generation}` };
+  }
+
+  /**
+   * Adds the notes pinned to the code a packed context shows, within the same budget: when they do
+   * not fit beside the code, the code is packed again into what the notes leave.
+   */
+  async #withNotes(packed: ContextResult, repack: (budget: number) => Promise<ContextResult>, counter: AsyncTokenCounter): Promise<ContextResult> {
+    const all = new NoteStore(this.config.indexDir).list();
+    if (all.length === 0) return packed;
+    const env = this.#noteEnvironment();
+    const views = all.map((n) => viewNote(env, n));
+    const shown = (result: ContextResult): NoteView[] => views.filter((n) => result.spans.some((s) => n.location
+      ? s.path === n.location.path && s.start <= n.location.endLine && s.end >= n.location.startLine
+      : s.path === n.target.path));
+    let result = packed;
+    let notes = shown(result);
+    for (let attempt = 0; notes.length > 0 && attempt < 3; attempt++) {
+      const text = `${result.text}\n${renderNotes(notes)}`;
+      const tokens = await counter.count(text);
+      if (tokens <= result.budget) return { ...result, text, tokens, notes };
+      if (attempt === 0) {
+        // Notes on the code shown come first: make room for them, then keep those still shown.
+        const room = result.budget - (tokens - result.tokens);
+        if (room < result.budget / 2) notes = notes.slice(0, Math.max(0, notes.length - 1));
+        else {
+          result = await repack(room);
+          notes = shown(result);
+        }
+      } else notes = notes.slice(0, notes.length - 1);
+    }
+    return result;
+  }
+
+  #noteEnvironment(): NoteEnvironment {
+    const store = this.#store();
+    const finder = store ? new SymbolFinder(store) : null;
+    return {
+      fileHash: (path) => store?.file(path)?.hash ?? null,
+      symbols: (path) => store?.symbols.get(path) ?? [],
+      definers: (name) => finder?.definers(name) ?? [],
+      lines: (path) => {
+        try {
+          return readFileSync(join(this.config.root, path), "utf8").split("\n");
+        } catch {
+          return null;
+        }
+      },
+    };
+  }
+
+  /**
+   * A path given by a user or an agent as repository-relative: absolute paths must lie inside the
+   * repository; `..` never leaves it.
+   */
+  #repoRelative(path: string): string {
+    const trimmed = path.trim();
+    if (trimmed === "") throw new ContextSmithError("INVALID_ARGUMENT", "The path is empty.");
+    const rel = isAbsolute(trimmed) ? relative(this.config.root, trimmed) : relative(this.config.root, join(this.config.root, trimmed));
+    if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `${path} is outside the repository ${this.config.root}.`);
+    }
+    return rel.split(sep).join("/");
+  }
+
+  /** A repository file the index has: exactly, or the one file a partial path names. */
+  #indexedPath(path: string): string {
+    const rel = this.#repoRelative(path);
+    const store = this.#store();
+    if (store?.file(rel)) return rel;
+    const candidates = store ? new PathIndex((function* () {
+      for (const { path: p } of store.allStats()) yield p;
+    })()).resolve(rel) : [];
+    if (candidates.length === 1) return candidates[0]!;
+    if (candidates.length > 1) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `${path} matches several files: ${candidates.slice(0, 10).join(", ")}`, { candidates });
+    }
+    throw new ContextSmithError("PATH_NOT_FOUND", `${path} is not a file of the index of ${this.config.root}.`);
   }
 
   // One refresh at a time per engine: concurrent queries share the one in flight.
@@ -208,4 +399,13 @@ export class Engine {
     this.#reader ??= IndexStore.openForRead(this.config.indexDir);
     return this.#reader;
   }
+}
+
+function requireName(name: string): string {
+  if (name.trim() === "") throw new ContextSmithError("INVALID_ARGUMENT", "The symbol name is empty.");
+  return name.trim();
+}
+
+function notFound(message: string, suggestions: string[]): ContextSmithError {
+  return new ContextSmithError("NOT_FOUND", suggestions.length > 0 ? `${message} Did you mean: ${suggestions.join(", ")}?` : message, { suggestions });
 }

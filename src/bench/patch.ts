@@ -1,4 +1,4 @@
-import { isTestPath } from "../query/task.js";
+import { isTestPath } from "../core/languages.js";
 import type { GoldFile } from "./types.js";
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;

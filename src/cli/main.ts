@@ -4,7 +4,9 @@ import { hideBin } from "yargs/helpers";
 import { ContextSmithError } from "../core/errors.js";
 import { benchCommand } from "./commands/bench-command.js";
 import { contextCommand } from "./commands/context-command.js";
+import { callsCommand, impactCommand, overviewCommand, relatedCommand, symbolCommand } from "./commands/graph-commands.js";
 import { indexCommand } from "./commands/index-command.js";
+import { noteCommand } from "./commands/note-command.js";
 import { rankCommand } from "./commands/rank-command.js";
 import { searchCommand } from "./commands/search-command.js";
 import { processIO } from "./io.js";
@@ -25,6 +27,13 @@ export async function main(argv: string[]): Promise<number> {
       .command(contextCommand(io))
       .command(rankCommand(io))
       .command(searchCommand(io))
+      .command(symbolCommand(io))
+      .command(callsCommand(io, "callers"))
+      .command(callsCommand(io, "callees"))
+      .command(impactCommand(io))
+      .command(relatedCommand(io))
+      .command(overviewCommand(io))
+      .command(noteCommand(io))
       .command(benchCommand(io))
       .demandCommand(1, "Name a command: see --help.")
       .strict()

@@ -48,6 +48,7 @@ export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream 
           draw(`history: ${e.commits} new commits`, true);
           break;
         case "lexical":
+        case "graph":
           draw(e.message, true);
           break;
         case "done":

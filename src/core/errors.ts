@@ -5,6 +5,7 @@ export type ErrorCode =
   | "LOCKED"
   | "INDEX_CORRUPT"
   | "NO_INDEX"
+  | "NOT_FOUND"
   | "GIT_FAILED"
   | "WORKER_FAILED"
   | "ABORTED"
@@ -54,6 +55,7 @@ const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   "LOCKED",
   "INDEX_CORRUPT",
   "NO_INDEX",
+  "NOT_FOUND",
   "GIT_FAILED",
   "WORKER_FAILED",
   "ABORTED",

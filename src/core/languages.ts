@@ -66,3 +66,17 @@ export function classifyPath(relPath: string): PathClass {
   if (TEXT_EXTENSIONS.has(ext) || TEXT_NAMES.has(base)) return { kind: "text" };
   return { kind: "unsupported" };
 }
+
+/** The parsed language of a path by its extension, or null. */
+export function languageOf(relPath: string): Language | null {
+  const kind = classifyPath(relPath);
+  return kind.kind === "parsed" ? kind.language : null;
+}
+
+/** Whether a path holds tests (test folders, `test_*.py`, `*_test.go`, `*.spec.ts`, conftest). */
+export function isTestPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  if (/(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils|testutils)\//.test(lower)) return true;
+  const base = lower.slice(lower.lastIndexOf("/") + 1);
+  return /^(?:test_.*|.*_tests?\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py|.*tests?\.java)$/.test(base);
+}

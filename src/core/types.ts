@@ -34,6 +34,8 @@ export interface SymbolInfo {
   endLine: number;
   /** Index of the enclosing symbol in the same file's symbol list, or -1. */
   parent: number;
+  /** Base classes and implemented interfaces, bare names as written (`Base`, `Mixin`); classes and interfaces only, absent when none. */
+  bases?: string[];
 }
 
 /** A call (or constructor use) inside a file. */
@@ -156,4 +158,5 @@ export type ProgressEvent =
   | { stage: "parse"; done: number; total: number; batch: number }
   | { stage: "git"; commits: number }
   | { stage: "lexical"; message: string }
+  | { stage: "graph"; message: string }
   | { stage: "done"; ms: number };

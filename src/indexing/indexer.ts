@@ -5,6 +5,7 @@ import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
 import { ensureIndexDir, IndexStore } from "../store/store.js";
 import type { FileUpdate } from "../store/types.js";
 import { gitHead } from "./git/log.js";
+import { updateGraph } from "./graph-stage.js";
 import { acquireWriteLock } from "./lock.js";
 import { planRun, type Plan, type PlannedRead } from "./plan.js";
 import { createPool } from "./pools.js";
@@ -82,6 +83,11 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
       emit({ stage: "git", commits: git.commitsRead });
     }
 
+    // Resolves calls and imports of what changed; also finishes what a killed run left in the graph journal.
+    if (store.graphJournal.getKeysCount({ limit: 1 }) > 0) {
+      emit({ stage: "graph", message: "resolving calls and imports" });
+      await time("graph", () => updateGraph(store!));
+    }
     // Also repairs a snapshot that a killed run left behind its journal.
     if (snapshotIsDue(store)) {
       emit({ stage: "lexical", message: "writing the lexical index" });

@@ -1,5 +1,6 @@
 import type { RankingConfig } from "./ranking-config.js";
-import { isDocPath, isTestPath } from "./task.js";
+import { isTestPath } from "../core/languages.js";
+import { isDocPath } from "./task.js";
 import type { RankedFile, SignalResult, TaskQuery } from "./types.js";
 
 /**

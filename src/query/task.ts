@@ -1,3 +1,4 @@
+import { isTestPath } from "../core/languages.js";
 import { tokenize } from "../core/tokenize.js";
 import type { FrameRef, TaskQuery } from "./types.js";
 
@@ -55,13 +56,6 @@ function withoutEnvironmentDumps(text: string): string {
   return kept.length === lines.length ? text : kept.join("\n");
 }
 
-/** Whether a path holds tests (test folders, `test_*.py`, `*_test.go`, `*.spec.ts`, conftest). */
-export function isTestPath(path: string): boolean {
-  const lower = path.toLowerCase();
-  if (/(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils|testutils)\//.test(lower)) return true;
-  const base = lower.slice(lower.lastIndexOf("/") + 1);
-  return /^(?:test_.*|.*_tests?\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py|.*tests?\.java)$/.test(base);
-}
 
 /**
  * Whether a path is documentation or configuration rather than code: doc folders, markdown,

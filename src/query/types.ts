@@ -2,6 +2,7 @@
  * Data contracts of the read path: task -> signals -> fusion -> pack.
  */
 import type { SymbolKind } from "../core/types.js";
+import type { NoteView } from "../notes/types.js";
 
 /** A file position named in the task text (a traceback frame, `path:line`). */
 export interface FrameRef {
@@ -102,6 +103,8 @@ export interface ContextResult {
   files: string[];
   /** Exactly the lines shown in `text`, per file in rank order, by line within a file. */
   spans: Span[];
+  /** Notes pinned to the code shown (rendered at the end of `text`), when there are any. */
+  notes?: NoteView[];
 }
 
 /** One symbol found by `Engine.search`. */

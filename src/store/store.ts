@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { asBinary, open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import type { CommitInfo, FileHistory, ParsedFile, SymbolInfo, TermStats } from "../core/types.js";
+import type { FileGraph } from "../graph/types.js";
 import { checkDataFile } from "./preflight.js";
 import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
 
@@ -46,6 +47,23 @@ export class IndexStore {
   readonly lexical: Database<Buffer, string>;
   readonly history: Database<FileHistory, string>;
   readonly commits: Database<CommitInfo, string>;
+  // The code graph (written by the graph stage, src/indexing/graph-stage.ts).
+  /** Resolved calls and imports per file. */
+  readonly graph: Database<FileGraph, string>;
+  /** `[path, dependent]`: `dependent`'s resolution read `path`. */
+  readonly dependents: Database<true, [string, string]>;
+  /** `[name, path]`: `path`'s resolution looked `name` up (a called name or a `mod:` module key). */
+  readonly refs: Database<true, [string, string]>;
+  /** `[name, path]`: `path` defines `name`. */
+  readonly defs: Database<true, [string, string]>;
+  /** Names each file registered in `defs`. */
+  readonly defined: Database<string[], string>;
+  /** File -> files it imports or calls into, with weights: the input of PageRank. */
+  readonly links: Database<{ to: string[]; weight: number[] }, string>;
+  /** Files whose graph is out of date: `changed` (content) or `resolve` (a dependency changed). */
+  readonly graphJournal: Database<"changed" | "resolve", string>;
+  /** PageRank per file (key `pagerank`). */
+  readonly graphMeta: Database<Record<string, number>, string>;
   readonly #meta: Database<StoreMeta, string>;
 
   private constructor(
@@ -59,7 +77,7 @@ export class IndexStore {
     this.#env = open({
       path: join(indexDir, DATA_FILE),
       noSubdir: true,
-      maxDbs: 16,
+      maxDbs: 32,
       readOnly,
       // Keys and values are small; compression costs more CPU than it saves here.
       compression: false,
@@ -74,6 +92,14 @@ export class IndexStore {
     this.lexical = this.#env.openDB("lexical", { encoding: "binary" });
     this.history = this.#env.openDB("history", {});
     this.commits = this.#env.openDB("commits", {});
+    this.graph = this.#env.openDB("graph", {});
+    this.dependents = this.#env.openDB("dependents", { keyEncoding: "ordered-binary" });
+    this.refs = this.#env.openDB("refs", { keyEncoding: "ordered-binary" });
+    this.defs = this.#env.openDB("defs", { keyEncoding: "ordered-binary" });
+    this.defined = this.#env.openDB("defined", {});
+    this.links = this.#env.openDB("links", {});
+    this.graphJournal = this.#env.openDB("graph-journal", {});
+    this.graphMeta = this.#env.openDB("graph-meta", {});
     this.#meta = this.#env.openDB("meta", {});
   }
 
@@ -235,6 +261,7 @@ export class IndexStore {
         const id = old?.id ?? meta.nextId++;
         if (!old) void this.paths.put(id, update.path);
         void this.journal.put(update.path, true);
+        void this.graphJournal.put(update.path, "changed");
         if (update.kind === "skip") {
           void this.parsed.remove(update.path);
           void this.symbols.remove(update.path);
@@ -283,6 +310,7 @@ export class IndexStore {
     void this.terms.remove(path);
     void this.paths.remove(old.id);
     void this.journal.put(path, true);
+    void this.graphJournal.put(path, "changed");
   }
 
   /** Bytes used on disk by the index folder's data file. */

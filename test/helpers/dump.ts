@@ -32,6 +32,15 @@ export async function dumpIndex(indexDir: string): Promise<unknown> {
       gitHead: meta.gitHead,
       commits: meta.commits,
       commitMessages: [...store.commits.getRange()].map(({ key, value }) => [key, value.message]),
+      graph: {
+        files: Object.fromEntries(store.graph.getRange().map(({ key, value }) => [key, value])),
+        defs: [...store.defs.getKeys()],
+        refs: [...store.refs.getKeys()],
+        dependents: [...store.dependents.getKeys()],
+        links: Object.fromEntries(store.links.getRange().map(({ key, value }) => [key, value])),
+        pagerank: store.graphMeta.get("pagerank") ?? null,
+        journal: [...store.graphJournal.getKeys()],
+      },
       lexical: {
         docs: lexical.bm25.docs,
         avgLength: lexical.bm25.avgLength,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isDocPath, isTestPath, parseTask } from "../../src/query/task.js";
+import { isTestPath } from "../../src/core/languages.js";
+import { isDocPath, parseTask } from "../../src/query/task.js";
 
 describe("parseTask", () => {
   it("reads Python traceback frames in order, with line and function", () => {

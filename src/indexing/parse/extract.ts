@@ -12,6 +12,15 @@ const WRAPPERS: ReadonlySet<string> = new Set([
   "type_declaration",
 ]);
 const COMMENTS: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment"]);
+/** Children of a class or interface that list its bases (Python's `superclasses` is read by field). */
+const HERITAGE: ReadonlySet<string> = new Set([
+  "class_heritage", "extends_clause", "implements_clause", "extends_type_clause",
+  "superclass", "super_interfaces", "extends_interfaces", "type_list",
+]);
+/** Nodes in a heritage list that name a base; keyword arguments and type arguments are not bases. */
+const BASE_NAMES: ReadonlySet<string> = new Set([
+  "identifier", "type_identifier", "attribute", "member_expression", "scoped_type_identifier", "generic_type", "nested_type_identifier",
+]);
 const MAX_SIGNATURE = 240;
 const MAX_DOC = 200;
 const MAX_RECEIVER = 80;
@@ -105,6 +114,7 @@ function buildSymbols(
     if (kind === "function" && parentSym && CONTAINERS.has(parentSym.kind)) kind = "method";
     const qualifier = def.recv ? bareTypeName(def.recv) : parentSym?.qualifiedName ?? "";
     const anchor = outerNode(node);
+    const bases = kind === "class" || kind === "interface" ? basesOf(node) : [];
     symbols.push({
       name: def.name,
       qualifiedName: qualifier ? `${qualifier}.${def.name}` : def.name,
@@ -114,12 +124,28 @@ function buildSymbols(
       startLine: leadingAttributes(anchor).startPosition.row + 1,
       endLine: node.endPosition.row + 1,
       parent,
+      ...(bases.length > 0 ? { bases } : {}),
     });
     starts.push(node.startIndex);
     ends.push(node.endIndex);
     stack.push(symbols.length - 1);
   }
   return { symbols, starts, ends };
+}
+
+/** The bare names of a class's bases and interfaces: `class A(B, mod.C, metaclass=M)` -> `B`, `C`. */
+function basesOf(node: TSNode): string[] {
+  const bases: string[] = [];
+  const visit = (list: TSNode): void => {
+    for (const child of list.namedChildren) {
+      if (HERITAGE.has(child.type)) visit(child);
+      else if (BASE_NAMES.has(child.type)) bases.push(bareTypeName(child.text));
+    }
+  };
+  const superclasses = node.childForFieldName("superclasses");
+  if (superclasses) visit(superclasses);
+  for (const child of node.namedChildren) if (HERITAGE.has(child.type)) visit(child);
+  return [...new Set(bases)].filter((b) => b !== "");
 }
 
 /** Maps a character offset to its 1-based line. */

@@ -1,0 +1,302 @@
+import { languageOf } from "../core/languages.js";
+import type { ImportInfo, Language } from "../core/types.js";
+
+const JS_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+const PY_EXTENSIONS = [".py", ".pyi"];
+/** First folders of the Go standard library's import paths. */
+const GO_STD: ReadonlySet<string> = new Set([
+  "archive", "compress", "container", "crypto", "database", "debug", "encoding", "go", "hash", "html", "image",
+  "index", "internal", "io", "log", "math", "mime", "net", "os", "path", "regexp", "runtime", "sync", "testing",
+  "text", "time", "unicode",
+]);
+/** File names that stand for their folder: a package, a JS folder module, a Rust module or crate root. */
+const FOLDER_FILES = /^(?:__init__|index|mod|lib|main)$/;
+
+/** The family whose files can import each other (JavaScript and TypeScript mix freely). */
+export function languageFamily(language: Language | null): string {
+  return language === "typescript" || language === "tsx" || language === "javascript" ? "js" : language ?? "";
+}
+
+/** The folder of a path ("" at the root). */
+export function dirOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.indexOf(".");
+  return dot <= 0 ? base : base.slice(0, dot);
+}
+
+/**
+ * The names under which a file can be imported: its stem, and its folder's name when it stands for
+ * the folder. A resolution records the names of the modules it looked for (see {@link moduleKeys}),
+ * so that adding or removing a file re-resolves exactly the files that may now import it.
+ */
+export function fileModuleKeys(path: string): string[] {
+  const keys = new Set([`mod:${stemOf(path)}`, `mod:${stemOf(dirOf(path))}`]);
+  keys.delete("mod:");
+  return [...keys];
+}
+
+/** The module names an import statement looks for (last segment of the module and the imported names). */
+export function moduleKeys(imp: ImportInfo): string[] {
+  const keys = new Set<string>();
+  const last = imp.module.split(/::|[./]/).filter((s) => s !== "").pop();
+  if (last) keys.add(`mod:${last.replace(/\.\w+$/, "")}`);
+  for (const { name } of imp.names) if (name !== "*" && name !== "default") keys.add(`mod:${name}`);
+  return [...keys];
+}
+
+/**
+ * Resolves import specifiers to repository files, per language, from the set of indexed paths:
+ * relative specifiers exactly, absolute ones by the longest matching path tail (a repository rarely
+ * says where its source roots are).
+ */
+export class ModuleResolver {
+  readonly #paths: Set<string>;
+  /** Module path without extension (and without a folder file's name) -> files, per family. */
+  readonly #byTail = new Map<string, string[]>();
+  /** Folder -> its source files, for Go packages and Java same-package classes. */
+  readonly #byDir = new Map<string, string[]>();
+  /** Resolutions by importing folder and specifier: a repository imports the same modules over and over. */
+  readonly #memo = new Map<string, string[]>();
+
+  constructor(paths: Iterable<string>) {
+    this.#paths = new Set(paths);
+    for (const path of this.#paths) {
+      const language = languageOf(path);
+      if (!language) continue;
+      const dir = dirOf(path);
+      const inDir = this.#byDir.get(dir);
+      if (inDir) inDir.push(path);
+      else this.#byDir.set(dir, [path]);
+      const bare = path.replace(/(\.d)?\.\w+$/, "");
+      const stem = stemOf(path);
+      const key = FOLDER_FILES.test(stem) && language !== "java" && language !== "go" ? dirOf(bare) : bare;
+      const parts = key.split("/");
+      for (let i = 0; i < parts.length; i++) {
+        const tail = `${languageFamily(language)}:${parts.slice(i).join("/")}`;
+        const list = this.#byTail.get(tail);
+        if (!list) this.#byTail.set(tail, [path]);
+        else if (!list.includes(path)) list.push(path);
+      }
+    }
+    for (const list of this.#byTail.values()) list.sort();
+    for (const list of this.#byDir.values()) list.sort();
+  }
+
+  has(path: string): boolean {
+    return this.#paths.has(path);
+  }
+
+  /** Source files in the folder of `path`, of the same language family (a Go package, a Java package). */
+  siblings(path: string): string[] {
+    const family = languageFamily(languageOf(path));
+    return (this.#byDir.get(dirOf(path)) ?? []).filter((p) => languageFamily(languageOf(p)) === family);
+  }
+
+  /** The files an import of `from` (written in `language`) refers to; empty when it is external. */
+  resolve(from: string, language: Language, imp: ImportInfo): string[] {
+    // Only relative specifiers depend on the importing folder; Rust's also on its module file.
+    const where = language === "rust" ? from : dirOf(from);
+    const key = `${language}\u0000${where}\u0000${imp.module}\u0000${imp.names.map((n) => n.name).join(",")}`;
+    let files = this.#memo.get(key);
+    if (!files) this.#memo.set(key, (files = this.#resolve(from, language, imp)));
+    return files;
+  }
+
+  #resolve(from: string, language: Language, imp: ImportInfo): string[] {
+    switch (language) {
+      case "python":
+        return this.#python(from, imp);
+      case "javascript":
+      case "typescript":
+      case "tsx":
+        return this.#js(from, imp.module);
+      case "java":
+        return this.#java(imp);
+      case "go":
+        return this.#go(imp.module);
+      case "rust":
+        return this.#rust(from, imp.module);
+    }
+  }
+
+  /** A Python module path (`a.b`, `.x`, `..`) relative to `from`, as files. */
+  pythonModule(from: string, module: string): string[] {
+    const key = `py\u0000${dirOf(from)}\u0000${module}`;
+    let files = this.#memo.get(key);
+    if (!files) this.#memo.set(key, (files = this.#pythonModule(from, module)));
+    return files;
+  }
+
+  #pythonModule(from: string, module: string): string[] {
+    const dots = /^\.*/.exec(module)![0].length;
+    const rest = module.slice(dots).split(".").filter((p) => p !== "");
+    if (dots > 0) {
+      let base = dirOf(from);
+      for (let i = 1; i < dots; i++) base = dirOf(base);
+      const stem = [base, ...rest].filter((p) => p !== "").join("/");
+      return this.#firstExisting([
+        ...PY_EXTENSIONS.map((e) => `${stem}${e}`),
+        ...PY_EXTENSIONS.map((e) => `${stem === "" ? "" : `${stem}/`}__init__${e}`),
+      ]);
+    }
+    return this.#byLongestTail("python", rest.join("/"), from);
+  }
+
+  #python(from: string, imp: ImportInfo): string[] {
+    const module = this.pythonModule(from, imp.module);
+    // `from pkg import sub` may import a submodule rather than a name of the package.
+    const submodules = imp.names.flatMap((n) =>
+      n.name === "*" ? [] : this.pythonModule(from, imp.module.endsWith(".") ? `${imp.module}${n.name}` : `${imp.module}.${n.name}`),
+    );
+    return [...new Set([...module, ...submodules])];
+  }
+
+  #js(from: string, specifier: string): string[] {
+    let base: string;
+    if (specifier.startsWith("./") || specifier.startsWith("../") || specifier === "." || specifier === "..") {
+      base = normalize(`${dirOf(from)}/${specifier}`);
+    } else if (specifier.startsWith("@/") || specifier.startsWith("~/")) {
+      // The common `paths` alias of a source root.
+      const rest = specifier.slice(2);
+      return this.#firstExisting(jsCandidates(`src/${rest}`)).concat(this.#firstExisting(jsCandidates(rest))).slice(0, 1);
+    } else return [];
+    if (base === "..") return [];
+    // ESM TypeScript writes `./a.js` for `./a.ts`.
+    const stripped = base.replace(/\.(?:js|jsx|mjs|cjs)$/, "");
+    return this.#firstExisting([...jsCandidates(base), ...(stripped !== base ? jsCandidates(stripped) : [])]);
+  }
+
+  #java(imp: ImportInfo): string[] {
+    const dir = imp.module.replace(/\./g, "/");
+    const named = imp.names.filter((n) => n.name !== "*");
+    if (named.length < imp.names.length) {
+      // `import a.b.*`: every class of the package, or the nested classes of a class.
+      const pkg = this.#byLongestTail("java", dir, "").length > 0 ? this.#byLongestTail("java", dir, "") : [];
+      const files = [...(this.#byDir.get(dir) ?? [])];
+      for (const [d, list] of this.#byDir) if (d.endsWith(`/${dir}`)) files.push(...list);
+      return [...new Set([...pkg, ...files.filter((f) => f.endsWith(".java"))])].sort();
+    }
+    if (named.length === 0) return this.#exactTail("java", dir);
+    // `import a.b.C` is a class file; `import static a.b.C.m` names a member of one.
+    return [...new Set(named.flatMap((n) => {
+      const cls = this.#exactTail("java", `${dir}/${n.name}`);
+      return cls.length > 0 ? cls : this.#exactTail("java", dir);
+    }))];
+  }
+
+  #go(importPath: string): string[] {
+    // The longest tail of the import path that is a folder of Go files: module paths need not
+    // match where the repository sits. A one-folder tail only for paths that are not the standard
+    // library's (`net/http` must not find a folder named `http`).
+    const parts = importPath.split("/");
+    const external = parts.length > 1 && !parts[0]!.includes(".") && GO_STD.has(parts[0]!);
+    const last = external || parts.length === 1 ? parts.length - 2 : parts.length - 1;
+    for (let i = 0; i <= last; i++) {
+      const tail = parts.slice(i).join("/");
+      const files: string[] = [];
+      for (const [dir, list] of this.#byDir) {
+        if (dir === tail || dir.endsWith(`/${tail}`)) files.push(...list.filter((p) => p.endsWith(".go") && !p.endsWith("_test.go")));
+      }
+      if (files.length > 0) return files.sort();
+    }
+    return [];
+  }
+
+  #rust(from: string, module: string): string[] {
+    const segments = module.split("::").filter((s) => s !== "");
+    if (segments.length === 0) return [];
+    let base: string;
+    let rest: string[];
+    const head = segments[0]!;
+    if (head === "crate") {
+      base = crateRoot(from, this.#paths);
+      rest = segments.slice(1);
+    } else if (head === "self" || head === "super") {
+      base = rustModuleDir(from);
+      let i = 0;
+      for (; segments[i] === "super" || segments[i] === "self"; i++) if (segments[i] === "super") base = dirOf(base);
+      rest = segments.slice(i);
+    } else {
+      // Another crate of the workspace (`use other_crate::x`), or an external one.
+      const found = [...this.#byDir.keys()].find((d) => d === `${head.replace(/_/g, "-")}/src` || d === `${head}/src` || d.endsWith(`/${head}/src`) || d.endsWith(`/${head.replace(/_/g, "-")}/src`));
+      if (!found) return [];
+      base = found;
+      rest = segments.slice(1);
+    }
+    // The longest prefix of the rest that is a module file; what is left names items in it.
+    for (let n = rest.length; n >= 0; n--) {
+      const stem = [base, ...rest.slice(0, n)].filter((p) => p !== "").join("/");
+      const files = n === 0
+        ? this.#firstExisting([`${stem}/lib.rs`, `${stem}/main.rs`, `${stem}/mod.rs`, `${stem}.rs`])
+        : this.#firstExisting([`${stem}.rs`, `${stem}/mod.rs`]);
+      if (files.length > 0) return files;
+    }
+    return [];
+  }
+
+  /** Files whose module path equals `tail` after some folder prefix, the closest to `from` when several. */
+  #byLongestTail(language: Language, tail: string, from: string): string[] {
+    const list = this.#exactTail(language, tail);
+    if (list.length <= 1) return list;
+    // Several roots hold the module (`src/pkg/x.py`, `build/lib/pkg/x.py`): prefer the one that
+    // shares the most folders with the importing file, then the shortest path.
+    const score = (p: string): number => commonPrefixDirs(p, from) * 1000 - p.length;
+    const best = Math.max(...list.map(score));
+    return list.filter((p) => score(p) === best);
+  }
+
+  #exactTail(language: Language, tail: string): string[] {
+    if (tail === "") return [];
+    return this.#byTail.get(`${languageFamily(language)}:${tail}`) ?? [];
+  }
+
+  #firstExisting(candidates: string[]): string[] {
+    for (const c of candidates) if (this.#paths.has(c)) return [c];
+    return [];
+  }
+}
+
+function jsCandidates(base: string): string[] {
+  return [base, ...JS_EXTENSIONS.map((e) => `${base}${e}`), ...JS_EXTENSIONS.map((e) => `${base}/index${e}`)];
+}
+
+/** Resolves `.` and `..` segments of a relative path; a path above the root keeps a leading `..`. */
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length === 0) return "..";
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join("/");
+}
+
+function commonPrefixDirs(a: string, b: string): number {
+  const pa = a.split("/");
+  const pb = b.split("/");
+  let n = 0;
+  while (n < pa.length - 1 && n < pb.length - 1 && pa[n] === pb[n]) n++;
+  return n;
+}
+
+/** The folder of the crate `from` belongs to: the nearest folder above it with `lib.rs` or `main.rs`. */
+function crateRoot(from: string, paths: ReadonlySet<string>): string {
+  for (let dir = dirOf(from); ; dir = dirOf(dir)) {
+    const prefix = dir === "" ? "" : `${dir}/`;
+    if (paths.has(`${prefix}lib.rs`) || paths.has(`${prefix}main.rs`)) return dir;
+    if (dir === "") return dirOf(from);
+  }
+}
+
+/** The folder holding the child modules of a Rust module file (`src/a.rs` -> `src/a`, `src/a/mod.rs` -> `src/a`). */
+function rustModuleDir(path: string): string {
+  const stem = stemOf(path);
+  return FOLDER_FILES.test(stem) ? dirOf(path) : path.replace(/\.rs$/, "");
+}

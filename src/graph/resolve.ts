@@ -1,0 +1,408 @@
+import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
+import { languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
+import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "./types.js";
+
+/** What resolution reads of the rest of the index. */
+export interface ResolveSource {
+  readonly modules: ModuleResolver;
+  /** A file's symbols (empty when it has none or is not indexed). */
+  symbols(path: string): readonly SymbolInfo[];
+  imports(path: string): readonly ImportInfo[];
+  language(path: string): Language | null;
+  /** Files that define `name`, in path order. */
+  definers(name: string): readonly string[];
+}
+
+/** More candidates than this and a name says nothing about which definition is meant. */
+const MAX_CANDIDATES = 8;
+/** How many re-export hops and base classes are followed. */
+const MAX_DEPTH = 4;
+const CLASS_LIKE: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "enum", "impl", "type"]);
+const SELF: Readonly<Record<string, ReadonlySet<string>>> = {
+  python: new Set(["self", "cls"]),
+  js: new Set(["this"]),
+  java: new Set(["this"]),
+  rust: new Set(["self", "Self"]),
+  go: new Set(),
+};
+/**
+ * Method names that every standard library defines on its own types: a member call with an unknown
+ * receiver and one of these names is far more likely a list's, a map's or a promise's method than
+ * the one the repository happens to define.
+ */
+const LIBRARY_METHODS: ReadonlySet<string> = new Set([
+  "append", "extend", "insert", "pop", "remove", "clear", "copy", "sort", "reverse", "index", "count",
+  "get", "set", "has", "add", "delete", "keys", "values", "items", "update", "setdefault",
+  "join", "split", "strip", "lstrip", "rstrip", "replace", "format", "startswith", "endswith", "lower", "upper",
+  "encode", "decode", "read", "write", "close", "open", "flush", "seek", "readline", "readlines",
+  "push", "shift", "unshift", "slice", "splice", "map", "filter", "reduce", "forEach", "find", "findIndex",
+  "some", "every", "includes", "indexOf", "concat", "then", "catch", "finally", "toString", "valueOf",
+  "call", "apply", "bind", "log", "error", "warn", "info", "debug", "emit", "on", "once", "off",
+  "equals", "hashCode", "length", "size", "isEmpty", "contains", "put", "iter", "next", "unwrap", "expect",
+  "clone", "collect", "into", "from", "as_ref", "len", "is_empty", "to_string", "fmt", "new",
+  "Println", "Printf", "Sprintf", "Errorf", "Error", "String",
+]);
+
+/** What the unique-name fallback accepts: a macro, a top-level definition, a method, a type. */
+type Fallback = "macro" | "top" | "method" | "type";
+const FALLBACKS: Readonly<Record<Fallback, (s: SymbolInfo) => boolean>> = {
+  macro: (s) => s.kind === "macro",
+  top: (s) => s.qualifiedName === s.name && s.kind !== "impl",
+  method: (s) => s.qualifiedName !== s.name || s.kind === "method",
+  type: (s) => CLASS_LIKE.has(s.kind) && s.kind !== "impl",
+};
+
+type Binding =
+  /** The local name is a module (`import numpy as np`, `import * as fs`, a Go package). */
+  | { kind: "module"; files: string[] }
+  /** The local name is `name` imported from `files` (and maybe the submodule `submodule`). */
+  | { kind: "name"; files: string[]; name: string; submodule: string[] };
+
+interface Scope {
+  bindings: Map<string, Binding>;
+  /** Files imported with `*`. */
+  stars: string[];
+}
+
+interface Found {
+  refs: SymbolRef[];
+  how: Resolution;
+}
+
+/**
+ * Resolves the call sites and imports of files to definitions in the repository. One resolver
+ * serves a batch of files and memoises what it learns of the others (their import scopes); it
+ * records, per file, which other files and which names its answers depend on.
+ */
+export class Resolver {
+  readonly #src: ResolveSource;
+  readonly #scopes = new Map<string, Scope>();
+  #deps = new Set<string>();
+  #refs = new Set<string>();
+  #nesting = 0;
+  /** Fallback lookups by kind, family and name: the same names are called from many files. */
+  readonly #fallbacks = new Map<string, Found | null>();
+
+  constructor(source: ResolveSource) {
+    this.#src = source;
+  }
+
+  /** The call and import graph of one file. */
+  resolveFile(path: string, language: Language, parsed: ParsedFile): FileGraph {
+    this.#deps = new Set();
+    this.#refs = new Set();
+    const imports: ImportEdge[] = parsed.imports.map((imp) => {
+      for (const key of moduleKeys(imp)) this.#refs.add(key);
+      const targets = this.#src.modules.resolve(path, language, imp).filter((t) => t !== path);
+      for (const t of targets) this.#deps.add(t);
+      return { line: imp.line, module: imp.module, targets };
+    });
+    const calls: CallEdge[] = [];
+    let unresolved = 0;
+    const memo = new Map<string, Found | null>();
+    for (const call of parsed.calls) {
+      const key = `${call.caller}\u0000${call.receiver}\u0000${call.callee}`;
+      let found = memo.get(key);
+      if (found === undefined) {
+        found = this.#resolveCall(path, language, parsed.symbols, call.caller, call.receiver, call.callee);
+        memo.set(key, found);
+      }
+      if (!found) {
+        unresolved++;
+        continue;
+      }
+      calls.push({ caller: call.caller, line: call.line, callee: call.callee, how: found.how, targets: found.refs });
+    }
+    this.#deps.delete(path);
+    return { calls, imports, unresolved, deps: [...this.#deps].sort(), refs: [...this.#refs].sort() };
+  }
+
+  #resolveCall(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, receiver: string, callee: string): Found | null {
+    const family = languageFamily(language);
+    if (callee.endsWith("!")) return this.#byName(path, callee.slice(0, -1), "macro", family);
+    if (receiver === "") {
+      return this.#plain(path, language, symbols, caller, callee) ?? this.#byName(path, callee, "top", family);
+    }
+    const cls = this.#enclosingClass(path, language, symbols, caller);
+    const selfNames = SELF[family] ?? new Set<string>();
+    const goReceiver = language === "go" && caller >= 0 ? /^func\s*\(\s*(\w+)/.exec(symbols[caller]!.signature)?.[1] : undefined;
+    if (cls && (selfNames.has(receiver) || receiver === goReceiver)) {
+      const found = this.#method(cls, callee, 0, new Set());
+      if (found) return found;
+    }
+    if (cls && /^super\b/.test(receiver)) {
+      const found = this.#inBases(cls, callee, 0, new Set());
+      if (found) return found;
+    }
+    const scope = this.#scope(path);
+    const binding = scope.bindings.get(receiver);
+    if (binding) {
+      const files = binding.kind === "module" ? binding.files : binding.submodule;
+      const inModule = this.#exported(files, callee, 0);
+      if (inModule.length > 0) return { refs: inModule, how: "import" };
+    }
+    if (/^[A-Za-z_$][\w$]*$/.test(receiver) && !selfNames.has(receiver)) {
+      const type = this.#type(path, language, symbols, caller, receiver);
+      if (type) {
+        const found = this.#method(type, callee, 0, new Set());
+        if (found) return { refs: found.refs, how: found.how === "hierarchy" ? "hierarchy" : "receiver" };
+      }
+    }
+    if (LIBRARY_METHODS.has(callee) || callee.startsWith("__")) return null;
+    return this.#byName(path, callee, "method", family);
+  }
+
+  /** A plain call: the caller's scopes, the file, its package, its imports. */
+  #plain(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, name: string): Found | null {
+    // Lexical scopes from the inside out. Class bodies are not scopes for the code in their
+    // methods, except in Java (a method calls its siblings without `this`).
+    for (let s = caller; s >= 0; s = symbols[s]!.parent) {
+      const sym = symbols[s]!;
+      if (CLASS_LIKE.has(sym.kind) && language !== "java") continue;
+      const local = childrenNamed(symbols, s, name);
+      if (local.length > 0) return { refs: local.map((i) => [path, i] as const), how: "local" };
+      if (language === "java" && CLASS_LIKE.has(sym.kind)) {
+        const inherited = this.#inBases([path, s], name, 0, new Set());
+        if (inherited) return inherited;
+      }
+    }
+    const top = topLevelNamed(symbols, name);
+    if (top.length > 0) return { refs: top.map((i) => [path, i] as const), how: "local" };
+    if (language === "go" || language === "java") {
+      this.#refs.add(name);
+      const refs: SymbolRef[] = [];
+      for (const sibling of this.#src.modules.siblings(path)) {
+        if (sibling === path) continue;
+        const found = topLevelNamed(this.#src.symbols(sibling), name);
+        if (found.length > 0) this.#deps.add(sibling);
+        for (const i of found) refs.push([sibling, i]);
+      }
+      if (refs.length > 0) return { refs, how: "local" };
+    }
+    const scope = this.#scope(path);
+    const binding = scope.bindings.get(name);
+    if (binding) {
+      const refs = binding.kind === "name"
+        ? this.#exported(binding.files, binding.name, 0, name)
+        : this.#exported(binding.files, "default", 0, name);
+      if (refs.length > 0) return { refs, how: "import" };
+    }
+    const starred = this.#exported(scope.stars, name, 0);
+    if (starred.length > 0) return { refs: starred, how: "import" };
+    return null;
+  }
+
+  /** A name used as a type (`Widget.create()`, a base class), resolved in `path`'s scope. */
+  #type(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, name: string): SymbolRef | null {
+    const found = this.#plain(path, language, symbols, caller, name)
+      ?? this.#byName(path, name, "type", languageFamily(language));
+    if (!found || found.refs.length !== 1) return null;
+    const ref = found.refs[0]!;
+    return CLASS_LIKE.has(this.#src.symbols(ref[0])[ref[1]]?.kind ?? "function") ? ref : null;
+  }
+
+  /** The class (struct, impl) a caller belongs to. */
+  #enclosingClass(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number): SymbolRef | null {
+    for (let s = caller; s >= 0; s = symbols[s]!.parent) if (CLASS_LIKE.has(symbols[s]!.kind)) return [path, s];
+    if (language === "go" && caller >= 0) {
+      // A Go method's type is its qualifier; the type may be declared in any file of the package.
+      const qualified = symbols[caller]!.qualifiedName;
+      const dot = qualified.lastIndexOf(".");
+      if (dot < 0) return null;
+      return this.#type(path, language, symbols, -1, qualified.slice(0, dot));
+    }
+    return null;
+  }
+
+  /** `name` as a method of the class at `ref`, or inherited by it. */
+  #method(ref: SymbolRef, name: string, depth: number, seen: Set<string>): Found | null {
+    const [path, index] = ref;
+    this.#deps.add(path);
+    const symbols = this.#src.symbols(path);
+    const cls = symbols[index];
+    if (!cls) return null;
+    const direct = childrenNamed(symbols, index, name);
+    if (direct.length > 0) return { refs: direct.map((i) => [path, i] as const), how: "receiver" };
+    const language = this.#src.language(path);
+    if (language === "go" || language === "rust") {
+      // Methods live outside the type: in impl blocks (Rust), beside it in the package (Go).
+      const qualified = `${cls.name}.${name}`;
+      const siblings = language === "go" ? new Set(this.#src.modules.siblings(path)) : null;
+      this.#refs.add(name);
+      const refs: SymbolRef[] = [];
+      for (const file of this.#src.definers(name)) {
+        if (siblings ? !siblings.has(file) : languageFamily(this.#src.language(file)) !== "rust") continue;
+        this.#src.symbols(file).forEach((s, i) => {
+          if (s.qualifiedName === qualified) refs.push([file, i]);
+        });
+      }
+      if (refs.length > 0) {
+        for (const [file] of refs) this.#deps.add(file);
+        return { refs, how: "receiver" };
+      }
+    }
+    return this.#inBases(ref, name, depth, seen);
+  }
+
+  /** `name` in the bases of the class at `ref` (nearest base first). */
+  #inBases(ref: SymbolRef, name: string, depth: number, seen: Set<string>): Found | null {
+    const key = `${ref[0]}#${ref[1]}`;
+    // Java resolves type names through enclosing classes, whose bases are looked up in turn: the
+    // nesting bound stops cycles that run through several such lookups.
+    if (depth >= MAX_DEPTH || seen.has(key) || this.#nesting > 3 * MAX_DEPTH) return null;
+    seen.add(key);
+    this.#nesting++;
+    try {
+      return this.#firstInBases(ref, name, depth, seen);
+    } finally {
+      this.#nesting--;
+    }
+  }
+
+  #firstInBases(ref: SymbolRef, name: string, depth: number, seen: Set<string>): Found | null {
+    const [path, index] = ref;
+    const symbols = this.#src.symbols(path);
+    const language = this.#src.language(path);
+    if (!language) return null;
+    for (const base of symbols[index]?.bases ?? []) {
+      const baseRef = this.#type(path, language, symbols, symbols[index]!.parent, base);
+      if (!baseRef) continue;
+      const found = this.#method(baseRef, name, depth + 1, seen);
+      if (found) return { refs: found.refs, how: "hierarchy" };
+    }
+    return null;
+  }
+
+  /**
+   * Top-level definitions named `name` in `files`, following re-exports (`from .x import name` in a
+   * package, `export { a as name } from`, `export *`, `pub use`). `default` stands for a module's
+   * default export: the definition named like the local alias, or the module's only one.
+   */
+  #exported(files: readonly string[], name: string, depth: number, alias = ""): SymbolRef[] {
+    const refs: SymbolRef[] = [];
+    for (const file of files) {
+      this.#deps.add(file);
+      const symbols = this.#src.symbols(file);
+      let found = topLevelNamed(symbols, name === "default" ? alias : name);
+      if (found.length === 0 && name === "default") {
+        const top = symbols.flatMap((s, i) => (s.parent === -1 && s.kind !== "type" && s.kind !== "interface" ? [i] : []));
+        if (top.length === 1) found = top;
+      }
+      if (found.length > 0) {
+        for (const i of found) refs.push([file, i]);
+        continue;
+      }
+      if (depth >= MAX_DEPTH || name === "default") continue;
+      const language = this.#src.language(file);
+      if (!language) continue;
+      // The first import that binds the name answers: the name an import of it means.
+      for (const imp of this.#src.imports(file)) {
+        const reexported = imp.kind === "reexport" || language === "python" || language === "rust";
+        if (!reexported) continue;
+        const entry = imp.names.find((n) => (n.alias || n.name) === name) ?? imp.names.find((n) => n.name === "*");
+        if (!entry) continue;
+        const targets = this.#src.modules.resolve(file, language, imp).filter((t) => t !== file);
+        const found = this.#exported(targets, entry.name === "*" ? name : entry.name, depth + 1);
+        if (found.length > 0) {
+          refs.push(...found);
+          break;
+        }
+      }
+    }
+    return dedupe(refs);
+  }
+
+  /** The unique-name fallback: definitions of `name` anywhere in the same language family. */
+  #byName(path: string, name: string, kind: Fallback, family: string): Found | null {
+    this.#refs.add(name);
+    const key = `${kind}\u0000${family}\u0000${name}`;
+    let found = this.#fallbacks.get(key);
+    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, FALLBACKS[kind], family)));
+    if (found) for (const [file] of found.refs) if (file !== path) this.#deps.add(file);
+    return found;
+  }
+
+  #findByName(name: string, accept: (s: SymbolInfo) => boolean, family: string): Found | null {
+    const refs: SymbolRef[] = [];
+    for (const file of this.#src.definers(name)) {
+      if (languageFamily(this.#src.language(file)) !== family) continue;
+      this.#src.symbols(file).forEach((s, i) => {
+        if (s.name === name && accept(s)) refs.push([file, i]);
+      });
+      if (refs.length > MAX_CANDIDATES) return null;
+    }
+    if (refs.length === 0) return null;
+    return { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
+  }
+
+  /** The names a file's imports bind, memoised per file. */
+  #scope(path: string): Scope {
+    let scope = this.#scopes.get(path);
+    if (scope) return scope;
+    scope = { bindings: new Map(), stars: [] };
+    const language = this.#src.language(path);
+    if (language) {
+      for (const imp of this.#src.imports(path)) {
+        if (imp.kind === "reexport") continue;
+        const files = this.#src.modules.resolve(path, language, imp).filter((t) => t !== path);
+        bind(scope, language, imp, files, this.#src.modules, path);
+      }
+    }
+    this.#scopes.set(path, scope);
+    return scope;
+  }
+}
+
+function bind(scope: Scope, language: Language, imp: ImportInfo, files: string[], modules: ModuleResolver, from: string): void {
+  const moduleFiles = (module: string): string[] => modules.resolve(from, language, { ...imp, module, names: [] });
+  if (imp.alias) scope.bindings.set(imp.alias, { kind: "module", files: imp.names.length === 0 ? files : moduleFiles(imp.module) });
+  if (imp.names.length === 0 && !imp.alias) {
+    if (language === "go") {
+      const parts = imp.module.split("/");
+      const last = /^v\d+$/.test(parts[parts.length - 1] ?? "") ? parts[parts.length - 2] : parts[parts.length - 1];
+      if (last) scope.bindings.set(last.replace(/-/g, "_"), { kind: "module", files });
+    } else if (language === "python") {
+      // `import a.b.c` binds `a` and lets code write `a.b.c.f()`.
+      scope.bindings.set(imp.module, { kind: "module", files });
+    } else scope.bindings.set(imp.module.split(/::|[./]/).pop() ?? imp.module, { kind: "module", files });
+    return;
+  }
+  for (const { name, alias } of imp.names) {
+    if (name === "*") {
+      scope.stars.push(...(language === "python" || language === "rust" ? moduleFiles(imp.module) : files));
+      continue;
+    }
+    const module = language === "python" || language === "rust" ? moduleFiles(imp.module) : files;
+    const sub = language === "python"
+      ? modules.pythonModule(from, imp.module.endsWith(".") ? `${imp.module}${name}` : `${imp.module}.${name}`)
+      : language === "rust"
+        ? moduleFiles(`${imp.module}::${name}`)
+        : [];
+    scope.bindings.set(alias || name, { kind: "name", files: module, name, submodule: sub });
+  }
+}
+
+function childrenNamed(symbols: readonly SymbolInfo[], parent: number, name: string): number[] {
+  const out: number[] = [];
+  for (let i = parent + 1; i < symbols.length; i++) if (symbols[i]!.parent === parent && symbols[i]!.name === name) out.push(i);
+  return out;
+}
+
+/** Top-level definitions named `name` (Go and Rust methods are top-level but qualified: they are left out). */
+function topLevelNamed(symbols: readonly SymbolInfo[], name: string): number[] {
+  const out: number[] = [];
+  symbols.forEach((s, i) => {
+    if (s.parent === -1 && s.name === name && s.qualifiedName === name && s.kind !== "impl") out.push(i);
+  });
+  return out;
+}
+
+function dedupe(refs: SymbolRef[]): SymbolRef[] {
+  const seen = new Set<string>();
+  return refs.filter(([p, i]) => {
+    const key = `${p}#${i}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,184 @@
+import { languageOf } from "../core/languages.js";
+import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
+import { fileModuleKeys, ModuleResolver } from "../graph/modules.js";
+import { pageRank } from "../graph/pagerank.js";
+import { Resolver, type ResolveSource } from "../graph/resolve.js";
+import type { FileGraph } from "../graph/types.js";
+import type { IndexStore } from "../store/store.js";
+
+/** Files resolved per transaction: bounded memory and write-transaction size on any repository. */
+const CHUNK_FILES = 256;
+/** Files resolved with one resolver's caches. */
+const RESOLVER_FILES = CHUNK_FILES * 16;
+
+/** What one graph update did. */
+export interface GraphUpdate {
+  /** Files whose content changed since the last update. */
+  changed: number;
+  /** Files resolved again (the changed ones and those that depend on them). */
+  resolved: number;
+}
+
+/**
+ * The graph stage: brings the stored call and import graph up to date with the parsed files.
+ *
+ * Incremental and crash-safe, driven by the graph journal that every parse commit fills in the same
+ * transaction as the file records:
+ * 1. `changed` entries: the definitions index (`defs`) is updated, and the files to resolve again
+ *    are found: the changed files, the files whose resolution read them (`dependents`), and the
+ *    files that looked up a name now defined or no longer defined (`refs`). All become `resolve`
+ *    entries, in one transaction.
+ * 2. `resolve` entries are resolved in chunks, each committed with its journal entries removed: a
+ *    killed run resumes where it stopped.
+ * 3. PageRank over the file graph (imports and calls), when anything changed.
+ */
+export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
+  const journal = [...store.graphJournal.getRange()];
+  if (journal.length === 0) return { changed: 0, resolved: 0 };
+  const changed = journal.filter((e) => e.value === "changed").map((e) => e.key);
+  if (changed.length > 0) await expand(store, changed);
+
+  const modules = new ModuleResolver(pathsOf(store));
+  const pending = [...store.graphJournal.getKeys()];
+  let resolver!: Resolver;
+  for (let i = 0; i < pending.length; i += CHUNK_FILES) {
+    const chunk = pending.slice(i, i + CHUNK_FILES);
+    // The resolver's caches (symbols, fallbacks) serve many chunks, and are let go now and then
+    // so that memory stays bounded on huge repositories.
+    if (i % RESOLVER_FILES === 0) resolver = new Resolver(storeSource(store, modules));
+    const results = chunk.map((path) => ({ path, graph: resolveStored(store, resolver, path) }));
+    await store.transaction(() => {
+      for (const { path, graph } of results) writeFileGraph(store, path, graph);
+    });
+  }
+  await store.transaction(() => {
+    void store.graphMeta.put("pagerank", Object.fromEntries(pageRank(new Map(store.links.getRange().map(({ key, value }) => [key, value])))));
+    store.updateMeta((meta) => {
+      meta.generation++;
+    });
+  });
+  return { changed: changed.length, resolved: pending.length };
+}
+
+/** Step 1: the definitions index and the set of files to resolve again. */
+async function expand(store: IndexStore, changed: string[]): Promise<void> {
+  const toResolve = new Set<string>(changed);
+  const names = new Set<string>();
+  const defined = new Map<string, string[]>();
+  for (const path of changed) {
+    const before = store.defined.get(path) ?? [];
+    const now = store.file(path) ? definedNames(store.symbols.get(path) ?? []) : [];
+    defined.set(path, now);
+    const was = new Set(before);
+    const is = new Set(now);
+    for (const n of before) if (!is.has(n)) names.add(n);
+    for (const n of now) if (!was.has(n)) names.add(n);
+    // A file that appears or disappears changes what imports resolve to.
+    const appeared = before.length === 0 && store.graph.get(path) === undefined && store.file(path) !== undefined;
+    if ((appeared || !store.file(path)) && languageOf(path)) for (const key of fileModuleKeys(path)) names.add(key);
+    for (const key of store.dependents.getKeys({ start: [path] })) {
+      if (key[0] !== path) break;
+      toResolve.add(key[1]);
+    }
+  }
+  for (const name of names) {
+    for (const key of store.refs.getKeys({ start: [name] })) {
+      if (key[0] !== name) break;
+      toResolve.add(key[1]);
+    }
+  }
+  await store.transaction(() => {
+    for (const [path, now] of defined) {
+      const before = new Set(store.defined.get(path) ?? []);
+      const is = new Set(now);
+      for (const n of before) if (!is.has(n)) void store.defs.remove([n, path]);
+      for (const n of is) if (!before.has(n)) void store.defs.put([n, path], true);
+      if (now.length > 0) void store.defined.put(path, now);
+      else void store.defined.remove(path);
+    }
+    for (const path of toResolve) void store.graphJournal.put(path, "resolve");
+  });
+}
+
+/** The names a file defines, once each, sorted. */
+function definedNames(symbols: readonly SymbolInfo[]): string[] {
+  return [...new Set(symbols.map((s) => s.name))].sort();
+}
+
+function* pathsOf(store: IndexStore): IterableIterator<string> {
+  for (const { path } of store.allStats()) yield path;
+}
+
+/** The graph of a stored file, or null when it is gone or has no parse. */
+function resolveStored(store: IndexStore, resolver: Resolver, path: string): FileGraph | null {
+  const language = languageOf(path);
+  const parsed = language ? store.parsed.get(path) : undefined;
+  if (!language || !parsed || !store.file(path)) return null;
+  return resolver.resolveFile(path, language, parsed);
+}
+
+/** Replaces a file's graph and its reverse entries; call inside a transaction. */
+function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null): void {
+  const old = store.graph.get(path);
+  if (old) {
+    for (const dep of old.deps) void store.dependents.remove([dep, path]);
+    for (const name of old.refs) void store.refs.remove([name, path]);
+  }
+  void store.graphJournal.remove(path);
+  if (!graph) {
+    void store.graph.remove(path);
+    void store.links.remove(path);
+    return;
+  }
+  const weights = new Map<string, number>();
+  for (const call of graph.calls) {
+    for (const [t] of call.targets) {
+      // An ambiguous call's weight is shared among its candidates.
+      if (t !== path) weights.set(t, (weights.get(t) ?? 0) + 1 / call.targets.length);
+    }
+  }
+  for (const imp of graph.imports) for (const t of imp.targets) weights.set(t, (weights.get(t) ?? 0) + 1);
+  for (const dep of graph.deps) void store.dependents.put([dep, path], true);
+  for (const name of graph.refs) void store.refs.put([name, path], true);
+  void store.graph.put(path, graph);
+  const to = [...weights.keys()].sort();
+  void store.links.put(path, { to, weight: to.map((t) => weights.get(t)!) });
+}
+
+/** Resolution's view of the store, with per-chunk caches. */
+function storeSource(store: IndexStore, modules: ModuleResolver): ResolveSource {
+  const symbols = new Map<string, readonly SymbolInfo[]>();
+  const imports = new Map<string, readonly ImportInfo[]>();
+  const definers = new Map<string, string[]>();
+  const languages = new Map<string, Language | null>();
+  return {
+    modules,
+    symbols(path) {
+      let s = symbols.get(path);
+      if (!s) symbols.set(path, (s = store.symbols.get(path) ?? []));
+      return s;
+    },
+    imports(path) {
+      let s = imports.get(path);
+      if (!s) imports.set(path, (s = store.parsed.get(path)?.imports ?? []));
+      return s;
+    },
+    language(path) {
+      let l = languages.get(path);
+      if (l === undefined) languages.set(path, (l = languageOf(path)));
+      return l;
+    },
+    definers(name) {
+      let d = definers.get(name);
+      if (!d) {
+        d = [];
+        for (const key of store.defs.getKeys({ start: [name] })) {
+          if (key[0] !== name) break;
+          d.push(key[1]);
+        }
+        definers.set(name, d);
+      }
+      return d;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { pageRank } from "../../src/graph/pagerank.js";
+
+const edge = (...to: string[]) => ({ to, weight: to.map(() => 1) });
+
+describe("pageRank", () => {
+  it("ranks the file everything points at first, then by what points at it", () => {
+    // a, b and c all import core; core imports util; d is imported by nobody.
+    const ranks = pageRank(new Map([["a", edge("core")], ["b", edge("core")], ["c", edge("core", "a")], ["core", edge("util")], ["d", edge("a")]]));
+    const order = [...ranks].sort((x, y) => y[1] - x[1]).map(([name]) => name);
+    expect(order.slice(0, 3)).toEqual(["util", "core", "a"]);
+    expect(ranks.get("d")).toBeLessThan(ranks.get("a")!);
+    const total = [...ranks.values()].reduce((s, v) => s + v, 0);
+    expect(total).toBeCloseTo(1, 6);
+  });
+
+  it("follows the weights of the links", () => {
+    const ranks = pageRank(new Map([["a", { to: ["heavy", "light"], weight: [9, 1] }]]));
+    expect(ranks.get("heavy")!).toBeGreaterThan(ranks.get("light")!);
+  });
+
+  it("gives the same scores whatever the insertion order", () => {
+    const one = pageRank(new Map([["a", edge("b")], ["b", edge("c")], ["c", edge("a", "b")]]));
+    const two = pageRank(new Map([["c", edge("b", "a")], ["b", edge("c")], ["a", edge("b")]]));
+    for (const [name, score] of one) expect(two.get(name)).toBeCloseTo(score, 12);
+  });
+
+  it("is empty for an empty graph", () => {
+    expect(pageRank(new Map()).size).toBe(0);
+  });
+});

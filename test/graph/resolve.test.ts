@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import type { CallsResult } from "../../src/graph/types.js";
+import { TempRepo } from "../helpers/repo.js";
+import { GO, JAVA, JAVASCRIPT, PYTHON, RUST } from "./fixtures.js";
+
+/** `caller path:qualified name how` for each call site of a callers answer. */
+function callerEdges(result: CallsResult): string[] {
+  return result.calls.map((c) => `${c.path}:${c.symbol?.qualifiedName ?? "<module>"} ${c.how}`);
+}
+
+/** `target path:qualified name how` for each call of a callees answer. */
+function calleeEdges(result: CallsResult): string[] {
+  return result.calls.map((c) => `${c.symbol?.path}:${c.symbol?.qualifiedName} ${c.how}`);
+}
+
+function fixture(files: Record<string, string>) {
+  const state: { repo?: TempRepo; engine?: Engine } = {};
+  beforeAll(async () => {
+    state.repo = TempRepo.create(files);
+    state.engine = new Engine(state.repo.root, { jobs: 1, git: false });
+    await state.engine.index();
+  });
+  afterAll(async () => {
+    await state.engine?.close();
+    state.repo?.dispose();
+  });
+  return () => state.engine!;
+}
+
+describe("call resolution: Python", () => {
+  const engine = fixture(PYTHON);
+
+  it("resolves self calls to an inherited method and super() to the base class", async () => {
+    const callees = calleeEdges(await engine().callees("StripeGateway.charge"));
+    expect(callees).toEqual(["shop/payments.py:Gateway.send hierarchy", "shop/payments.py:Gateway.send hierarchy"]);
+  });
+
+  it("resolves self calls to a method of the same class", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.refund"))).toEqual(["shop/payments.py:StripeGateway.charge receiver"]);
+  });
+
+  it("follows aliased imports, module aliases and constructors", async () => {
+    expect(calleeEdges(await engine().callees("Gateway.send"))).toEqual(["shop/util.py:retry import"]);
+    expect(calleeEdges(await engine().callees("charge_card")).sort()).toEqual([
+      "shop/payments.py:StripeGateway local",
+      "shop/payments.py:StripeGateway.charge unique",
+      "shop/util.py:log_event import",
+    ]);
+  });
+
+  it("follows a package's re-export to the defining module", async () => {
+    expect(callerEdges(await engine().callers("charge_card"))).toEqual([
+      "app/main.py:checkout import",
+      "tests/test_payments.py:test_charge import",
+    ]);
+  });
+
+  it("keeps every candidate of an ambiguous call", async () => {
+    const result = await engine().callees("page");
+    expect(calleeEdges(result)).toEqual(["views/a.py:render ambiguous", "views/b.py:render ambiguous"]);
+    expect(result.calls.every((c) => c.candidates === 2)).toBe(true);
+  });
+
+  it("finds symbols bare, qualified, by module path and by file", async () => {
+    const e = engine();
+    expect((await e.symbol("send")).matches.map((m) => m.qualifiedName)).toEqual(["Gateway.send"]);
+    expect((await e.symbol("StripeGateway.charge")).matches.map((m) => `${m.path}:${m.startLine}`)).toEqual(["shop/payments.py:11"]);
+    expect((await e.symbol("shop.util.retry")).matches.map((m) => m.path)).toEqual(["shop/util.py"]);
+    expect((await e.symbol("util.py:log_event")).matches.map((m) => m.kind)).toEqual(["function"]);
+    expect((await e.symbol("render")).matches.map((m) => m.path)).toEqual(["views/a.py", "views/b.py"]);
+  });
+
+  it("suggests close names for an unknown one", async () => {
+    const result = await engine().symbol("charge_crd");
+    expect(result.matches).toEqual([]);
+    expect(result.suggestions).toContain("charge_card");
+  });
+
+  it("walks impact through a cycle without looping, tests apart", async () => {
+    const impact = await engine().impact("ping", { depth: 10 });
+    expect(impact.byDepth).toEqual([2]);
+    const [pong, start] = impact.tree;
+    expect(pong?.symbol?.name).toBe("pong");
+    expect(pong?.children.map((c) => [c.symbol?.name, c.seen])).toEqual([["ping", true]]);
+    expect(start?.symbol?.name).toBe("start");
+    const charge = await engine().impact("retry");
+    expect(charge.tests).toEqual(["tests/test_payments.py"]);
+    expect(charge.files).toEqual(["app/main.py", "shop/payments.py", "shop/util.py"]);
+    expect(charge.counts.tests).toBe(1);
+    expect(charge.truncated).toBe(false);
+  });
+
+  it("cuts impact at the depth asked and says so", async () => {
+    const impact = await engine().impact("retry", { depth: 1 });
+    expect(impact.byDepth).toHaveLength(1);
+    expect(impact.truncated).toBe(true);
+  });
+
+  it("lists a file's imports both ways and its call neighbours", async () => {
+    const related = await engine().related("shop/payments.py");
+    expect(related.imports).toEqual(["shop/util.py"]);
+    expect(related.importedBy).toEqual(["app/main.py", "shop/__init__.py", "tests/test_payments.py"]);
+    expect(related.calls.map((c) => c.path)).toEqual(["shop/util.py"]);
+    expect(related.calledBy.map((c) => c.path).sort()).toEqual(["app/main.py", "tests/test_payments.py"]);
+  });
+});
+
+describe("call resolution: JavaScript and TypeScript", () => {
+  const engine = fixture(JAVASCRIPT);
+
+  it("follows named imports through aliased and star re-exports", async () => {
+    const edges = calleeEdges(await engine().callees("main")).sort();
+    expect(edges).toEqual([
+      "src/format.js:pretty import",
+      "src/math.js:add import",
+      "src/math.js:double import",
+      "src/widget.ts:Widget import",
+      "src/widget.ts:Widget.draw unique",
+    ]);
+  });
+
+  it("resolves this calls through the class hierarchy across files", async () => {
+    expect(calleeEdges(await engine().callees("Widget.draw"))).toEqual(["src/base.ts:Base.paint hierarchy"]);
+  });
+
+  it("resolves a call within the same module", async () => {
+    expect(callerEdges(await engine().callers("add"))).toEqual(["src/app.js:main import", "src/math.js:double local"]);
+  });
+});
+
+describe("call resolution: Go", () => {
+  const engine = fixture(GO);
+
+  it("resolves package-qualified calls through the import path", async () => {
+    const edges = calleeEdges(await engine().callees("main")).sort();
+    expect(edges).toEqual(["pkg/store/helpers.go:Count import", "pkg/store/store.go:New import", "pkg/store/store.go:Store.Add unique"]);
+  });
+
+  it("resolves calls on the method receiver", async () => {
+    expect(calleeEdges(await engine().callees("Store.Add"))).toEqual(["pkg/store/store.go:Store.touch receiver"]);
+  });
+});
+
+describe("call resolution: Java", () => {
+  const engine = fixture(JAVA);
+
+  it("resolves inherited methods, called bare and on this", async () => {
+    expect(calleeEdges(await engine().callees("Dog.bark")).sort()).toEqual([
+      "src/main/java/com/shop/Animal.java:Animal.name hierarchy",
+      "src/main/java/com/shop/Animal.java:Animal.speak hierarchy",
+    ]);
+    expect(calleeEdges(await engine().callees("Animal.speak"))).toEqual(["src/main/java/com/shop/Animal.java:Animal.name local"]);
+  });
+
+  it("resolves an imported class's constructor", async () => {
+    expect(calleeEdges(await engine().callees("Main.main"))).toEqual([
+      "src/main/java/com/shop/Dog.java:Dog import",
+      "src/main/java/com/shop/Dog.java:Dog.bark unique",
+    ]);
+  });
+});
+
+describe("call resolution: Rust", () => {
+  const engine = fixture(RUST);
+
+  it("resolves a path call through `use crate::` to the impl's method", async () => {
+    expect(calleeEdges(await engine().callees("area_of"))).toEqual(["src/shapes.rs:Circle.new receiver", "src/shapes.rs:Circle.area unique"]);
+  });
+
+  it("resolves Self:: and self. calls inside an impl", async () => {
+    expect(calleeEdges(await engine().callees("Circle.new"))).toEqual(["src/shapes.rs:Circle.check receiver"]);
+    expect(calleeEdges(await engine().callees("Circle.area"))).toEqual(["src/shapes.rs:Circle.square receiver"]);
+  });
+
+  it("links the module declaration's file through the import graph", async () => {
+    expect((await engine().related("src/lib.rs")).imports).toEqual(["src/shapes.rs"]);
+  });
+});

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import { cleanIndexDump } from "../helpers/index.js";
+import { dumpIndex } from "../helpers/dump.js";
+import { TempRepo } from "../helpers/repo.js";
+import { PYTHON } from "../graph/fixtures.js";
+
+describe("graph stage: incremental updates", () => {
+  let repo: TempRepo | undefined;
+  afterEach(() => repo?.dispose());
+
+  /** Re-indexes, then checks that the graph equals the graph of a clean index of the same tree. */
+  async function reindexMatchesClean(engine: Engine): Promise<void> {
+    await engine.index();
+    const incremental = (await dumpIndex(engine.config.indexDir)) as { graph: unknown };
+    const clean = (await cleanIndexDump(repo!.root)) as { graph: unknown };
+    expect(incremental.graph).toEqual(clean.graph);
+  }
+
+  it("re-resolves the changed files, their dependents and the callers of names that appear or vanish", async () => {
+    repo = TempRepo.create(PYTHON, { git: true });
+    const engine = new Engine(repo.root, { jobs: 1 });
+    try {
+      await engine.index();
+      const callees = async (name: string) => (await engine.callees(name)).calls.map((c) => `${c.symbol?.path}:${c.symbol?.startLine}`);
+
+      // The callee moves down three lines: callers point at its new place.
+      repo.write({ "shop/util.py": `# moved\n\n\n${PYTHON["shop/util.py"]}` });
+      await reindexMatchesClean(engine);
+      expect(await callees("Gateway.send")).toEqual(["shop/util.py:4"]);
+
+      // A third `render` appears: the call that was ambiguous between two now has three candidates.
+      repo.write({ "views/c.py": "def render(x):\n    return x\n" });
+      await reindexMatchesClean(engine);
+      expect(await callees("page")).toEqual(["views/a.py:1", "views/b.py:1", "views/c.py:1"]);
+
+      // One disappears.
+      repo.remove("views/b.py");
+      await reindexMatchesClean(engine);
+      expect(await callees("page")).toEqual(["views/a.py:1", "views/c.py:1"]);
+
+      // The imported name is renamed away: the call no longer resolves.
+      repo.write({ "shop/util.py": "def retry_later(x):\n    return x\n\n\ndef log_event(name):\n    return retry_later(name)\n" });
+      await reindexMatchesClean(engine);
+      expect(await callees("Gateway.send")).toEqual([]);
+
+      // A module appears that an import was looking for.
+      repo.write({ "app/main.py": `import shop.extra\n${PYTHON["app/main.py"]}\n\ndef extra():\n    return shop.extra.bonus()\n`, });
+      await reindexMatchesClean(engine);
+      expect(await callees("extra")).toEqual([]);
+      repo.write({ "shop/extra.py": "def bonus():\n    return 1\n" });
+      await reindexMatchesClean(engine);
+      expect(await callees("extra")).toEqual(["shop/extra.py:1"]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("computes nothing on a run without changes", async () => {
+    repo = TempRepo.create(PYTHON);
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      const first = await engine.index();
+      expect(first.timings.graph).toBeGreaterThanOrEqual(0);
+      const second = await engine.index();
+      expect(second.timings.graph).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+});
