@@ -23,7 +23,7 @@ export function contextCommand(io: CliIO) {
       const result = await withQueryEngine(args, io, (engine, options) => engine.context(task, { ...options, budget: args.budget }));
       if (args.json) {
         const { text, tokens, budget, files, spans } = result;
-        io.stdout.write(`${JSON.stringify({ text, tokens, budget, files, spans })}\n`);
+        io.stdout.write(`${JSON.stringify({ text, tokens, budget, files, spans, notes: result.notes ?? [] })}\n`);
         return;
       }
       io.stdout.write(result.text);
