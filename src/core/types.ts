@@ -142,6 +142,8 @@ export interface IndexStats {
   totals: { files: number; symbols: number; calls: number; imports: number; commits: number; bytes: number };
   /** Commits read in this run. */
   commitsRead: number;
+  /** Files whose calls and imports were resolved again in this run (changed files and their dependents). */
+  graphResolved: number;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
   indexBytes: number;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { languageOf } from "../core/languages.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
 import { fileModuleKeys, ModuleResolver } from "../graph/modules.js";
@@ -41,12 +42,14 @@ export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
   const modules = new ModuleResolver(pathsOf(store));
   const pending = [...store.graphJournal.getKeys()];
   let resolver!: Resolver;
+  let resolved = 0;
   for (let i = 0; i < pending.length; i += CHUNK_FILES) {
     const chunk = pending.slice(i, i + CHUNK_FILES);
     // The resolver's caches (symbols, fallbacks) serve many chunks, and are let go now and then
     // so that memory stays bounded on huge repositories.
     if (i % RESOLVER_FILES === 0) resolver = new Resolver(storeSource(store, modules));
     const results = chunk.map((path) => ({ path, graph: resolveStored(store, resolver, path) }));
+    resolved += results.filter((r) => r.graph !== null).length;
     await store.transaction(() => {
       for (const { path, graph } of results) writeFileGraph(store, path, graph);
     });
@@ -57,25 +60,29 @@ export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
       meta.generation++;
     });
   });
-  return { changed: changed.length, resolved: pending.length };
+  return { changed: changed.length, resolved };
 }
 
 /** Step 1: the definitions index and the set of files to resolve again. */
 async function expand(store: IndexStore, changed: string[]): Promise<void> {
   const toResolve = new Set<string>(changed);
   const names = new Set<string>();
-  const defined = new Map<string, string[]>();
+  const defined = new Map<string, { names: string[]; shape: string } | null>();
   for (const path of changed) {
-    const before = store.defined.get(path) ?? [];
-    const now = store.file(path) ? definedNames(store.symbols.get(path) ?? []) : [];
+    const before = store.defined.get(path);
+    const exists = store.file(path) !== undefined;
+    const symbols = exists ? store.symbols.get(path) ?? [] : [];
+    const now = exists ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parsed.get(path)?.imports ?? []) } : null;
     defined.set(path, now);
-    const was = new Set(before);
-    const is = new Set(now);
-    for (const n of before) if (!is.has(n)) names.add(n);
-    for (const n of now) if (!was.has(n)) names.add(n);
+    // An edit inside bodies (the common case) leaves what others read of the file as it was.
+    if (before && now && before.shape === now.shape) continue;
+    const was = new Set(before?.names ?? []);
+    const is = new Set(now?.names ?? []);
+    for (const n of was) if (!is.has(n)) names.add(n);
+    for (const n of is) if (!was.has(n)) names.add(n);
     // A file that appears or disappears changes what imports resolve to.
-    const appeared = before.length === 0 && store.graph.get(path) === undefined && store.file(path) !== undefined;
-    if ((appeared || !store.file(path)) && languageOf(path)) for (const key of fileModuleKeys(path)) names.add(key);
+    const appeared = !before && store.graph.get(path) === undefined && exists;
+    if ((appeared || !exists) && languageOf(path)) for (const key of fileModuleKeys(path)) names.add(key);
     for (const key of store.dependents.getKeys({ start: [path] })) {
       if (key[0] !== path) break;
       toResolve.add(key[1]);
@@ -89,11 +96,11 @@ async function expand(store: IndexStore, changed: string[]): Promise<void> {
   }
   await store.transaction(() => {
     for (const [path, now] of defined) {
-      const before = new Set(store.defined.get(path) ?? []);
-      const is = new Set(now);
+      const before = new Set(store.defined.get(path)?.names ?? []);
+      const is = new Set(now?.names ?? []);
       for (const n of before) if (!is.has(n)) void store.defs.remove([n, path]);
       for (const n of is) if (!before.has(n)) void store.defs.put([n, path], true);
-      if (now.length > 0) void store.defined.put(path, now);
+      if (now) void store.defined.put(path, now);
       else void store.defined.remove(path);
     }
     for (const path of toResolve) void store.graphJournal.put(path, "resolve");
@@ -103,6 +110,15 @@ async function expand(store: IndexStore, changed: string[]): Promise<void> {
 /** The names a file defines, once each, sorted. */
 function definedNames(symbols: readonly SymbolInfo[]): string[] {
   return [...new Set(symbols.map((s) => s.name))].sort();
+}
+
+/** A hash of what resolving other files reads of this one: its symbols without lines, and its imports. */
+function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[]): string {
+  const hash = createHash("sha1");
+  for (const s of symbols) hash.update(`${s.name}\u0000${s.qualifiedName}\u0000${s.kind}\u0000${s.parent}\u0000${s.bases?.join(",") ?? ""}\n`);
+  hash.update("\u0001");
+  for (const i of imports) hash.update(`${i.module}\u0000${i.kind}\u0000${i.alias}\u0000${i.names.map((n) => `${n.name} ${n.alias}`).join(",")}\n`);
+  return hash.digest("hex");
 }
 
 function* pathsOf(store: IndexStore): IterableIterator<string> {

@@ -84,9 +84,10 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
     }
 
     // Resolves calls and imports of what changed; also finishes what a killed run left in the graph journal.
+    let graphResolved = 0;
     if (store.graphJournal.getKeysCount({ limit: 1 }) > 0) {
       emit({ stage: "graph", message: "resolving calls and imports" });
-      await time("graph", () => updateGraph(store!));
+      graphResolved = (await time("graph", () => updateGraph(store!))).resolved;
     }
     // Also repairs a snapshot that a killed run left behind its journal.
     if (snapshotIsDue(store)) {
@@ -121,6 +122,7 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
       },
       totals: { ...meta.totals, commits: meta.commits },
       commitsRead: git?.commitsRead ?? 0,
+      graphResolved,
       timings: { ...timings, total: ms },
       indexBytes: store.diskBytes(),
       rebuilt: opened.rebuilt,

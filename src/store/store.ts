@@ -56,8 +56,12 @@ export class IndexStore {
   readonly refs: Database<true, [string, string]>;
   /** `[name, path]`: `path` defines `name`. */
   readonly defs: Database<true, [string, string]>;
-  /** Names each file registered in `defs`. */
-  readonly defined: Database<string[], string>;
+  /**
+   * Per file: the names it registered in `defs`, and the hash of what other files' resolution reads
+   * of it (its symbols without their lines, its imports): when that is unchanged, an edit does not
+   * concern its dependents.
+   */
+  readonly defined: Database<{ names: string[]; shape: string }, string>;
   /** File -> files it imports or calls into, with weights: the input of PageRank. */
   readonly links: Database<{ to: string[]; weight: number[] }, string>;
   /** Files whose graph is out of date: `changed` (content) or `resolve` (a dependency changed). */

@@ -24,6 +24,10 @@ describe("graph stage: incremental updates", () => {
       await engine.index();
       const callees = async (name: string) => (await engine.callees(name)).calls.map((c) => `${c.symbol?.path}:${c.symbol?.startLine}`);
 
+      // An edit inside a body concerns nobody else: only that file is resolved again.
+      repo.write({ "shop/util.py": PYTHON["shop/util.py"]!.replace("return x", "return x + 0") });
+      expect((await engine.index()).graphResolved).toBe(1);
+
       // The callee moves down three lines: callers point at its new place.
       repo.write({ "shop/util.py": `# moved\n\n\n${PYTHON["shop/util.py"]}` });
       await reindexMatchesClean(engine);
