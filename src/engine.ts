@@ -251,6 +251,26 @@ export class Engine {
     if (!new NoteStore(this.config.indexDir).remove(id.trim())) throw new ContextSmithError("NOT_FOUND", `No note with id ${id}: see \`ctxsmith note list\`.`);
   }
 
+  /**
+   * Of `paths` (repository-relative), those whose file changed on disk since it was indexed (size or
+   * modification time differ) or is gone: what an answer from an index that could not be refreshed
+   * should warn about.
+   */
+  staleFiles(paths: Iterable<string>): string[] {
+    const store = this.#store();
+    const stale: string[] = [];
+    for (const path of new Set(paths)) {
+      const record = store?.file(path);
+      try {
+        const stat = statSync(join(this.config.root, path));
+        if (!record || stat.size !== record.size || stat.mtimeMs !== record.mtimeMs) stale.push(path);
+      } catch {
+        stale.push(path);
+      }
+    }
+    return stale.sort();
+  }
+
   /** Counts tokens as `context` does (the engine's configured encoding). */
   countTokens(text: string): Promise<number> {
     return this.#tokenCounter(this.ranking.pack.encoding).count(text);

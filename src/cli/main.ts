@@ -6,7 +6,9 @@ import { benchCommand } from "./commands/bench-command.js";
 import { contextCommand } from "./commands/context-command.js";
 import { callsCommand, impactCommand, overviewCommand, relatedCommand, symbolCommand } from "./commands/graph-commands.js";
 import { indexCommand } from "./commands/index-command.js";
+import { mcpConfigCommand } from "./commands/mcp-config-command.js";
 import { noteCommand } from "./commands/note-command.js";
+import { serveCommand } from "./commands/serve-command.js";
 import { rankCommand } from "./commands/rank-command.js";
 import { searchCommand } from "./commands/search-command.js";
 import { processIO } from "./io.js";
@@ -34,6 +36,8 @@ export async function main(argv: string[]): Promise<number> {
       .command(relatedCommand(io))
       .command(overviewCommand(io))
       .command(noteCommand(io))
+      .command(serveCommand(io))
+      .command(mcpConfigCommand(io))
       .command(benchCommand(io))
       .demandCommand(1, "Name a command: see --help.")
       .strict()

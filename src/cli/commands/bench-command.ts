@@ -7,7 +7,7 @@ import { pickStrategies } from "../../bench/strategies.js";
 import { summarize } from "../../bench/summary.js";
 import { ContextSmithError } from "../../core/errors.js";
 import { resolveRanking, type RankingOverrides } from "../../query/ranking-config.js";
-import { formatMs } from "../format.js";
+import { formatMs } from "../../core/format.js";
 import type { CliIO } from "../io.js";
 
 interface BenchArgs {

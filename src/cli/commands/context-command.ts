@@ -2,7 +2,7 @@ import type { Argv } from "yargs";
 import { ContextSmithError } from "../../core/errors.js";
 import type { CliIO } from "../io.js";
 import { queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
-import { formatCount } from "../format.js";
+import { formatCount } from "../../core/format.js";
 
 interface ContextArgs extends QueryArgs {
   task?: string;

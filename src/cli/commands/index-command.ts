@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { Engine } from "../../engine.js";
 import type { IndexStats } from "../../core/types.js";
-import { formatBytes, formatCount, formatMs } from "../format.js";
+import { formatBytes, formatCount, formatMs } from "../../core/format.js";
 import { progressRenderer, type ProgressMode } from "../progress.js";
 import type { CliIO } from "../io.js";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Argv } from "yargs";
 import { ContextSmithError } from "../../core/errors.js";
-import type { NoteView } from "../../notes/types.js";
+import { describeTarget, formatNote } from "../../notes/format.js";
 import type { CliIO } from "../io.js";
 import { queryOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 
@@ -54,14 +54,4 @@ export function noteCommand(io: CliIO) {
 function fileArg(io: CliIO, file: string): string {
   const absolute = io.resolvePath(file);
   return existsSync(absolute) ? absolute : file;
-}
-
-function describeTarget(n: NoteView): string {
-  return n.target.kind === "symbol" ? `${n.target.qualifiedName} (${n.location?.path ?? n.target.path})` : n.target.path;
-}
-
-function formatNote(n: NoteView): string {
-  const status = n.status === "changed" ? "  [code changed since this note]" : n.status === "missing" ? "  [its code no longer exists]" : "";
-  const at = n.location ? `:${n.location.startLine}` : "";
-  return `${n.id}  ${describeTarget(n)}${at}  ${n.createdAt.slice(0, 10)}${status}\n    ${n.text.replace(/\n/g, "\n    ")}\n`;
 }

@@ -1,0 +1,38 @@
+import type { Argv } from "yargs";
+import { VERSION } from "../../core/version.js";
+import type { CliIO } from "../io.js";
+
+interface ServeArgs {
+  path: string;
+  "index-dir"?: string;
+}
+
+/** `ctxsmith serve`: the MCP server over stdio. */
+export function serveCommand(io: CliIO) {
+  return {
+    command: "serve",
+    describe: "Serve the repository to an agent over MCP (stdio): get_context, search, find_symbol, callers, impact, …",
+    builder: (y: Argv) =>
+      y
+        .option("path", { alias: "p", type: "string", default: ".", describe: "Repository root" })
+        .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith)" }),
+    handler: async (args: ServeArgs) => {
+      // Loaded here: the MCP SDK is not parsed by the other commands.
+      const { serve } = await import("../../mcp/server.js");
+      // stdout carries the protocol: everything else goes to stderr.
+      const running = await serve({
+        root: io.resolvePath(args.path),
+        indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]),
+        version: VERSION,
+        log: (line) => void io.stderr.write(`${line}\n`),
+      });
+      const stopped = new Promise<void>((resolve) => {
+        if (!io.signal) return; // no way to be stopped but the client closing
+        if (io.signal.aborted) return resolve();
+        io.signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      await Promise.race([running.closed, stopped]);
+      await running.close();
+    },
+  };
+}

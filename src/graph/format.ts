@@ -1,0 +1,90 @@
+/**
+ * Plain-text renderings of the graph answers, shared by the CLI and the MCP server: compact, one
+ * line per fact, paths with line numbers an agent can open.
+ */
+import { formatBytes, formatCount } from "../core/format.js";
+import type { CallsResult, ImpactNode, ImpactResult, OverviewResult, RelatedResult, SymbolLocation, SymbolLookup } from "./types.js";
+
+function where(s: SymbolLocation): string {
+  return `${s.path}:${s.startLine}`;
+}
+
+export function formatLookup(result: SymbolLookup): string {
+  const head = result.matches.length > 1 ? `${result.query} is ambiguous: ${result.matches.length} definitions\n\n` : "";
+  return head + result.matches
+    .map((s) => `${where(s)}-${s.endLine}  ${s.kind} ${s.qualifiedName}\n    ${s.signature}${s.doc ? `\n    ${s.doc}` : ""}\n`)
+    .join("");
+}
+
+export function formatCalls(result: CallsResult, direction: "callers" | "callees"): string {
+  const lines = [`${result.targets.map((t) => `${t.kind} ${t.qualifiedName} (${where(t)})`).join(", ")}`];
+  if (result.calls.length === 0) lines.push(direction === "callers" ? "  no callers found in the repository" : "  calls nothing defined in the repository");
+  for (const c of result.calls) {
+    const who = c.symbol ? `${c.symbol.qualifiedName}${direction === "callees" ? ` (${where(c.symbol)})` : ""}` : "<module>";
+    const note = c.how === "ambiguous" ? `  [ambiguous: ${c.candidates} candidates]` : c.how === "unique" ? "  [by name]" : "";
+    lines.push(`  ${c.path}:${c.line}  ${who}${note}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function formatImpact(result: ImpactResult, limit: { maxLines: number; more: string }): string {
+  const out = [`Impact of ${result.targets.map((t) => `${t.qualifiedName} (${where(t)})`).join(", ")}`];
+  let printed = 0;
+  let omitted = 0;
+  const walk = (nodes: readonly ImpactNode[], indent: string): void => {
+    for (const n of nodes) {
+      if (printed >= limit.maxLines) {
+        omitted++;
+        walk(n.children, indent);
+        continue;
+      }
+      printed++;
+      const name = n.symbol ? n.symbol.qualifiedName : "<module>";
+      const marks = `${n.isTest ? " [test]" : ""}${n.seen ? " (see above)" : ""}${n.how === "ambiguous" ? " [ambiguous]" : ""}`;
+      out.push(`${indent}${name}  ${n.path}:${n.lines.join(",")}${marks}`);
+      walk(n.children, `${indent}  `);
+    }
+  };
+  walk(result.tree, "  ");
+  if (omitted > 0) out.push(`  … ${formatCount(omitted)} more lines (${limit.more})`);
+  const c = result.counts;
+  out.push("");
+  out.push(`${formatCount(c.symbols)} callers in ${formatCount(c.files)} files: ${formatCount(c.production)} production files, ${formatCount(c.tests)} test files`);
+  out.push(`by depth: ${result.byDepth.map((n, i) => `${i + 1}: ${formatCount(n)}`).join(", ") || "none"}${result.truncated ? ` (cut at depth ${result.depth}; there are callers further up)` : ""}`);
+  if (result.tests.length > 0) out.push(`tests to run: ${result.tests.slice(0, 20).join(" ")}${result.tests.length > 20 ? " …" : ""}`);
+  return `${out.join("\n")}\n`;
+}
+
+export function formatRelated(r: RelatedResult): string {
+  const section = (title: string, items: string[]): string => `${title}${items.length === 0 ? " none" : `\n${items.map((i) => `  ${i}`).join("\n")}`}\n`;
+  return [
+    `${r.path}\n`,
+    section("imports:", r.imports),
+    section("imported by:", r.importedBy),
+    section("changes with (shared commits):", r.cochange.slice(0, 15).map((c) => `${c.path}  ${c.commits}`)),
+    section("calls into (call sites):", r.calls.slice(0, 15).map((c) => `${c.path}  ${c.sites}`)),
+    section("called from (call sites):", r.calledBy.slice(0, 15).map((c) => `${c.path}  ${c.sites}`)),
+  ].join("");
+}
+
+export function formatOverview(o: OverviewResult): string {
+  const t = o.totals;
+  const lines = [
+    `${o.root}`,
+    `${formatCount(t.files)} files, ${formatCount(t.lines)} lines, ${formatBytes(t.bytes)}; ${formatCount(t.symbols)} definitions, ${formatCount(t.resolvedCalls)} of ${formatCount(t.calls)} calls resolved, ${formatCount(t.commits)} commits`,
+    "",
+    "languages:",
+    ...o.languages.slice(0, 12).map((l) => `  ${l.language.padEnd(12)} ${formatCount(l.files).padStart(7)} files ${formatCount(l.lines).padStart(10)} lines`),
+    "",
+    "central files (PageRank over imports and calls):",
+    ...o.central.map((c) => `  ${c.path}  ${c.score}`),
+    "",
+    "hot files (commits):",
+    ...(o.hot.length > 0 ? o.hot.map((h) => `  ${h.path}  ${h.commits}`) : ["  no git history"]),
+    "",
+    `index: schema ${o.index.schema}, ${formatBytes(o.index.indexBytes)}, semantic ${o.index.semantic ? "on" : "off"}` +
+      (o.index.lastRun ? `, last run ${o.index.lastRun.at} (${o.index.lastRun.parsed} files parsed in ${o.index.lastRun.ms} ms)` : ""),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+

@@ -1,0 +1,60 @@
+import { ContextSmithError } from "../core/errors.js";
+import type { ProgressEvent } from "../core/types.js";
+import type { Engine } from "../engine.js";
+import { IndexStore } from "../store/store.js";
+
+/** How the index stood when an answer was computed. */
+export interface FreshState {
+  /** Why the index could not be brought up to date (another process is indexing, a read-only index), or null. */
+  problem: string | null;
+}
+
+/**
+ * Keeps an engine's index fresh for a long-running server: the incremental check runs before an
+ * answer, at most once every `minIntervalMs`, and concurrent answers share the run in flight. A run
+ * that cannot happen (a CLI `index` holds the lock, a read-only cache) does not fail the answer: it
+ * is answered from the index as it is, and told so.
+ */
+export class Freshness {
+  readonly #engine: Engine;
+  readonly #minIntervalMs: number;
+  readonly #onProgress: (event: ProgressEvent) => void;
+  readonly #now: () => number;
+  #last = Number.NEGATIVE_INFINITY;
+  #state: FreshState = { problem: null };
+  #inFlight: Promise<FreshState> | null = null;
+
+  constructor(engine: Engine, options: { minIntervalMs?: number; onProgress?: (event: ProgressEvent) => void; now?: () => number } = {}) {
+    this.#engine = engine;
+    this.#minIntervalMs = options.minIntervalMs ?? 2000;
+    this.#onProgress = options.onProgress ?? (() => undefined);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Brings the index up to date unless that was done less than the interval ago. */
+  ensure(options: { force?: boolean } = {}): Promise<FreshState> {
+    if (this.#inFlight) return this.#inFlight;
+    if (!options.force && this.#state.problem === null && this.#now() - this.#last < this.#minIntervalMs) return Promise.resolve(this.#state);
+    this.#inFlight = this.#run().finally(() => {
+      this.#last = this.#now();
+      this.#inFlight = null;
+    });
+    return this.#inFlight;
+  }
+
+  async #run(): Promise<FreshState> {
+    // With no index at all there is nothing to answer from: wait for a concurrent writer then.
+    const hasIndex = IndexStore.exists(this.#engine.config.indexDir);
+    try {
+      await this.#engine.index({ wait: !hasIndex, onProgress: this.#onProgress });
+      this.#state = { problem: null };
+    } catch (error) {
+      const err = ContextSmithError.from(error, "INTERNAL");
+      if (!hasIndex && !IndexStore.exists(this.#engine.config.indexDir)) throw err;
+      this.#state = {
+        problem: err.code === "LOCKED" ? "another process is indexing this repository" : `the index could not be updated (${err.message})`,
+      };
+    }
+    return this.#state;
+  }
+}

@@ -1,0 +1,115 @@
+import type { Readable, Writable } from "node:stream";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ContextSmithError } from "../core/errors.js";
+import type { ProgressEvent } from "../core/types.js";
+import { Engine, type EngineOptions } from "../engine.js";
+import { IndexStore } from "../store/store.js";
+import { Freshness } from "./freshness.js";
+import { runTool, TOOLS, type ToolContext } from "./tools.js";
+
+/** Where the server serves from, and its I/O (stdio by default; injected in tests). */
+export interface ServeOptions extends EngineOptions {
+  root: string;
+  /** The least time between two incremental re-index checks (default 2,000 ms). */
+  minRefreshMs?: number;
+  input?: Readable;
+  output?: Writable;
+  /** Logs (never stdout: it carries the protocol). */
+  log?: (line: string) => void;
+  version?: string;
+}
+
+/** A running server: resolves `closed` when the client disconnects. */
+export interface RunningServer {
+  server: McpServer;
+  engine: Engine;
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the MCP server over an engine: every tool is a thin adapter (see tools.ts), with its
+ * input schema validated by the SDK (a bad argument is a tool error, never a crash).
+ */
+export function createMcpServer(ctx: ToolContext, version = "0.0.0"): McpServer {
+  const server = new McpServer(
+    { name: "contextsmith", version },
+    {
+      capabilities: { logging: {} },
+      instructions:
+        "ContextSmith indexes this repository locally. For any coding task, call get_context with the task first: it returns the relevant code within a token budget. Use find_symbol, callers, callees and impact to navigate, related_files for a file's neighbours, add_note to leave a gotcha for later sessions.",
+    },
+  );
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
+      async (args: Record<string, unknown>) => {
+        const { text, isError } = await runTool(tool, args, ctx);
+        return { content: [{ type: "text" as const, text }], ...(isError ? { isError: true } : {}) };
+      },
+    );
+  }
+  return server;
+}
+
+/**
+ * `ctxsmith serve`: speaks MCP over stdio for the repository at `root`. Ready to answer
+ * `initialize` at once; a repository without an index starts indexing as soon as the client is
+ * initialized, and tools answer when it is done.
+ */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const engine = new Engine(options.root, options);
+  let server: McpServer | undefined;
+  let lastLog = 0;
+  const onProgress = (event: ProgressEvent): void => {
+    const line = progressLine(event);
+    if (!line || (event.stage === "parse" && Date.now() - lastLog < 1000 && event.done !== event.total)) return;
+    lastLog = Date.now();
+    log(`contextsmith: ${line}`);
+    if (server?.isConnected()) void server.sendLoggingMessage({ level: "info", logger: "contextsmith", data: line }).catch(() => undefined);
+  };
+  const freshness = new Freshness(engine, { minIntervalMs: options.minRefreshMs, onProgress });
+  server = createMcpServer({ engine, freshness }, options.version);
+  const transport = new StdioServerTransport(options.input, options.output);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  server.server.oninitialized = () => {
+    if (IndexStore.exists(engine.config.indexDir)) return;
+    log(`contextsmith: no index of ${engine.config.root} yet: indexing now`);
+    freshness.ensure().catch((error: unknown) => log(`contextsmith: indexing failed: ${ContextSmithError.from(error, "INTERNAL").message}`));
+  };
+  await server.connect(transport);
+  log(`contextsmith: serving ${engine.config.root} over stdio`);
+  return {
+    server,
+    engine,
+    closed,
+    async close() {
+      await server.close();
+      await engine.close();
+    },
+  };
+}
+
+function progressLine(event: ProgressEvent): string | null {
+  switch (event.stage) {
+    case "walk":
+      return `found ${event.files} files`;
+    case "parse":
+      return `parsed ${event.done}/${event.total} files`;
+    case "git":
+      return `read ${event.commits} commits`;
+    case "graph":
+    case "lexical":
+    case "lock":
+      return event.message;
+    case "done":
+      return `index ready in ${event.ms} ms`;
+    default:
+      return null;
+  }
+}
