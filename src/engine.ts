@@ -235,14 +235,13 @@ export class Engine {
     const env = this.#noteEnvironment();
     const path = filter.path === undefined ? undefined : this.#repoRelative(filter.path);
     const symbol = filter.symbol?.trim();
+    // A symbol filter matches notes on any definition the name means, and notes whose symbol is gone but had that name.
+    const wanted = new Set(symbol === undefined ? [] : graph.finder.find(symbol).map((f) => `${f.location.path}:${f.location.qualifiedName}`));
     return new NoteStore(this.config.indexDir).list().map((n) => viewNote(env, n)).filter((n) => {
       if (path !== undefined && n.target.path !== path && n.location?.path !== path) return false;
-      if (symbol !== undefined) {
-        if (n.target.kind !== "symbol") return false;
-        const wanted = graph.finder.find(symbol).map((f) => `${f.location.path}:${f.location.qualifiedName}`);
-        return n.target.qualifiedName === symbol || n.target.name === symbol || wanted.includes(`${n.location?.path ?? n.target.path}:${n.target.qualifiedName}`);
-      }
-      return true;
+      if (symbol === undefined) return true;
+      if (n.target.kind !== "symbol") return false;
+      return n.target.qualifiedName === symbol || n.target.name === symbol || wanted.has(`${n.location?.path ?? n.target.path}:${n.target.qualifiedName}`);
     });
   }
 

@@ -3,7 +3,7 @@
  * and the answers of the graph queries (`symbol`, `callers`, `callees`, `impact`, `related`,
  * `overview`).
  */
-import type { Language, SymbolKind } from "../core/types.js";
+import type { Language, SymbolInfo } from "../core/types.js";
 
 /**
  * How a call was resolved to its definition, strongest first:
@@ -50,16 +50,9 @@ export interface FileGraph {
   refs: string[];
 }
 
-/** One definition, as the graph queries report it. */
-export interface SymbolLocation {
+/** One definition, as the graph queries report it: the symbol, its file and language. */
+export interface SymbolLocation extends Pick<SymbolInfo, "name" | "qualifiedName" | "kind" | "signature" | "doc" | "startLine" | "endLine"> {
   path: string;
-  name: string;
-  qualifiedName: string;
-  kind: SymbolKind;
-  signature: string;
-  doc: string;
-  startLine: number;
-  endLine: number;
   language: Language | null;
 }
 

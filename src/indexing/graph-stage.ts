@@ -43,6 +43,7 @@ export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
   const pending = [...store.graphJournal.getKeys()];
   let resolver!: Resolver;
   let resolved = 0;
+  let linksChanged = false;
   for (let i = 0; i < pending.length; i += CHUNK_FILES) {
     const chunk = pending.slice(i, i + CHUNK_FILES);
     // The resolver's caches (symbols, fallbacks) serve many chunks, and are let go now and then
@@ -51,11 +52,14 @@ export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
     const results = chunk.map((path) => ({ path, graph: resolveStored(store, resolver, path) }));
     resolved += results.filter((r) => r.graph !== null).length;
     await store.transaction(() => {
-      for (const { path, graph } of results) writeFileGraph(store, path, graph);
+      for (const { path, graph } of results) if (writeFileGraph(store, path, graph)) linksChanged = true;
     });
   }
   await store.transaction(() => {
-    void store.graphMeta.put("pagerank", Object.fromEntries(pageRank(new Map(store.links.getRange().map(({ key, value }) => [key, value])))));
+    // PageRank only moves when the file graph does (a body edit usually leaves it as it was).
+    if (linksChanged || store.graphMeta.get("pagerank") === undefined) {
+      void store.graphMeta.put("pagerank", Object.fromEntries(pageRank(new Map(store.links.getRange().map(({ key, value }) => [key, value])))));
+    }
     store.updateMeta((meta) => {
       meta.generation++;
     });
@@ -70,9 +74,11 @@ async function expand(store: IndexStore, changed: string[]): Promise<void> {
   const defined = new Map<string, { names: string[]; shape: string } | null>();
   for (const path of changed) {
     const before = store.defined.get(path);
+    // Only parsed files take part in the graph (a text file defines nothing).
     const exists = store.file(path) !== undefined;
-    const symbols = exists ? store.symbols.get(path) ?? [] : [];
-    const now = exists ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parsed.get(path)?.imports ?? []) } : null;
+    const parsed = exists && languageOf(path) !== null;
+    const symbols = parsed ? store.symbols.get(path) ?? [] : [];
+    const now = parsed ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parsed.get(path)?.imports ?? []) } : null;
     defined.set(path, now);
     // An edit inside bodies (the common case) leaves what others read of the file as it was.
     if (before && now && before.shape === now.shape) continue;
@@ -133,9 +139,10 @@ function resolveStored(store: IndexStore, resolver: Resolver, path: string): Fil
   return resolver.resolveFile(path, language, parsed);
 }
 
-/** Replaces a file's graph and its reverse entries; call inside a transaction. */
-function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null): void {
+/** Replaces a file's graph and its reverse entries; call inside a transaction. True when its links changed. */
+function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null): boolean {
   const old = store.graph.get(path);
+  const oldLinks = store.links.get(path);
   if (old) {
     for (const dep of old.deps) void store.dependents.remove([dep, path]);
     for (const name of old.refs) void store.refs.remove([name, path]);
@@ -144,7 +151,7 @@ function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null
   if (!graph) {
     void store.graph.remove(path);
     void store.links.remove(path);
-    return;
+    return oldLinks !== undefined;
   }
   const weights = new Map<string, number>();
   for (const call of graph.calls) {
@@ -158,7 +165,9 @@ function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null
   for (const name of graph.refs) void store.refs.put([name, path], true);
   void store.graph.put(path, graph);
   const to = [...weights.keys()].sort();
-  void store.links.put(path, { to, weight: to.map((t) => weights.get(t)!) });
+  const links = { to, weight: to.map((t) => weights.get(t)!) };
+  void store.links.put(path, links);
+  return JSON.stringify(oldLinks) !== JSON.stringify(links);
 }
 
 /** Resolution's view of the store, with per-chunk caches. */
