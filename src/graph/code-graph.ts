@@ -1,7 +1,8 @@
 import { isTestPath } from "../core/languages.js";
 import type { IndexStore } from "../store/store.js";
 import { SymbolFinder, type FoundSymbol } from "./lookup.js";
-import type { CallHit, CallsResult, FileGraph, ImpactNode, ImpactResult, RelatedResult, Resolution, SymbolRef } from "./types.js";
+import { decodeCalls, forEachCall, RESOLUTIONS } from "./codec.js";
+import type { CallHit, CallsResult, ImpactNode, ImpactResult, RelatedResult, Resolution, StoredFileGraph, SymbolRef } from "./types.js";
 
 /** A call seen from its target: who calls, from where. */
 interface Incoming {
@@ -24,8 +25,11 @@ const MAX_DEPTH = 50;
 export class CodeGraph {
   readonly finder: SymbolFinder;
   readonly #store: IndexStore;
-  readonly #graphs = new Map<string, FileGraph>();
-  readonly #incoming = new Map<string, Incoming[]>();
+  readonly #graphs = new Map<string, StoredFileGraph>();
+  /** Target file id -> symbol -> rows of `[source file id, caller, line, how, candidates]`. */
+  readonly #incoming = new Map<number, Map<number, number[]>>();
+  readonly #paths: string[] = [];
+  readonly #ids = new Map<string, number>();
   readonly #importedBy = new Map<string, Set<string>>();
   #loaded = false;
 
@@ -35,20 +39,25 @@ export class CodeGraph {
   }
 
   // The stored graphs and the reverse edges, loaded on the first query that needs them (a symbol
-  // lookup does not).
+  // lookup does not). Reverse edges are flat integer rows per target symbol: sympy has 340k.
   #load(): void {
     if (this.#loaded) return;
     this.#loaded = true;
     for (const { key: path, value } of this.#store.graph.getRange()) {
       this.#graphs.set(path, value);
-      for (const call of value.calls) {
-        for (const [target, index] of call.targets) {
-          const key = refKey([target, index]);
-          let list = this.#incoming.get(key);
-          if (!list) this.#incoming.set(key, (list = []));
-          list.push({ path, caller: call.caller, line: call.line, how: call.how, candidates: call.targets.length });
+      const source = this.#pathId(path);
+      const fileIds = value.files.map((f) => this.#pathId(f));
+      forEachCall(value, (row, ints) => {
+        for (let k = 0; k < row.count; k++) {
+          const target = fileIds[ints[row.at + 2 * k]!]!;
+          const symbol = ints[row.at + 2 * k + 1]!;
+          let bySymbol = this.#incoming.get(target);
+          if (!bySymbol) this.#incoming.set(target, (bySymbol = new Map()));
+          const list = bySymbol.get(symbol);
+          if (list) list.push(source, row.caller, row.line, row.how, row.count);
+          else bySymbol.set(symbol, [source, row.caller, row.line, row.how, row.count]);
         }
-      }
+      });
       for (const imp of value.imports) {
         for (const target of imp.targets) {
           let set = this.#importedBy.get(target);
@@ -59,6 +68,28 @@ export class CodeGraph {
     }
   }
 
+  #pathId(path: string): number {
+    let id = this.#ids.get(path);
+    if (id === undefined) {
+      id = this.#paths.length;
+      this.#ids.set(path, id);
+      this.#paths.push(path);
+    }
+    return id;
+  }
+
+  /** The calls into a definition. */
+  #incomingOf([path, index]: SymbolRef): Incoming[] {
+    const id = this.#ids.get(path);
+    const rows = id === undefined ? undefined : this.#incoming.get(id)?.get(index);
+    const out: Incoming[] = [];
+    if (!rows) return out;
+    for (let i = 0; i < rows.length; i += 5) {
+      out.push({ path: this.#paths[rows[i]!]!, caller: rows[i + 1]!, line: rows[i + 2]!, how: RESOLUTIONS[rows[i + 3]!]!, candidates: rows[i + 4]! });
+    }
+    return out;
+  }
+
   /** One hop up: the call sites of what `name` means. */
   callers(name: string): CallsResult {
     this.#load();
@@ -67,7 +98,7 @@ export class CodeGraph {
     // A call site that may mean several of the found definitions is listed once.
     const listed = new Set<string>();
     for (const { ref } of found) {
-      for (const inc of this.#incoming.get(refKey(ref)) ?? []) {
+      for (const inc of this.#incomingOf(ref)) {
         const site = `${inc.path}#${inc.caller}#${inc.line}`;
         if (listed.has(site)) continue;
         listed.add(site);
@@ -95,7 +126,8 @@ export class CodeGraph {
         for (let s = caller; s >= 0; s = symbols[s]?.parent ?? -1) if (s === index) return true;
         return false;
       };
-      for (const call of this.#graphs.get(path)?.calls ?? []) {
+      const stored = this.#graphs.get(path);
+      for (const call of stored ? decodeCalls(stored) : []) {
         if (!inside(call.caller)) continue;
         for (const target of call.targets) {
           calls.push({
@@ -133,7 +165,7 @@ export class CodeGraph {
       for (const node of frontier) {
         // One tree node per calling symbol, with all its call lines.
         const byCaller = new Map<string, { inc: Incoming; lines: number[] }>();
-        for (const inc of this.#incoming.get(refKey(node.ref)) ?? []) {
+        for (const inc of this.#incomingOf(node.ref)) {
           const key = refKey([inc.path, inc.caller]);
           const entry = byCaller.get(key);
           if (entry) entry.lines.push(inc.line);
@@ -197,13 +229,18 @@ export class CodeGraph {
     const imports = new Set<string>();
     for (const imp of graph?.imports ?? []) for (const t of imp.targets) imports.add(t);
     const calls = new Map<string, number>();
-    for (const call of graph?.calls ?? []) {
-      for (const [t] of call.targets) if (t !== path) calls.set(t, (calls.get(t) ?? 0) + 1);
+    if (graph) {
+      forEachCall(graph, (row, ints) => {
+        for (let k = 0; k < row.count; k++) {
+          const t = graph.files[ints[row.at + 2 * k]!]!;
+          if (t !== path) calls.set(t, (calls.get(t) ?? 0) + 1);
+        }
+      });
     }
     const calledBy = new Map<string, number>();
     const symbols = this.finder.symbols(path);
     symbols.forEach((_, index) => {
-      for (const inc of this.#incoming.get(refKey([path, index])) ?? []) {
+      for (const inc of this.#incomingOf([path, index])) {
         if (inc.path !== path) calledBy.set(inc.path, (calledBy.get(inc.path) ?? 0) + 1);
       }
     });
@@ -226,7 +263,7 @@ export class CodeGraph {
   resolvedCalls(): number {
     this.#load();
     let n = 0;
-    for (const g of this.#graphs.values()) n += g.calls.length;
+    for (const g of this.#graphs.values()) n += g.callCount;
     return n;
   }
 

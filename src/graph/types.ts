@@ -50,6 +50,17 @@ export interface FileGraph {
   refs: string[];
 }
 
+/** A file's graph as stored (see codec.ts): the calls packed into 32-bit rows. */
+export interface StoredFileGraph extends Omit<FileGraph, "calls"> {
+  /** Target files referenced by the rows. */
+  files: string[];
+  /** Called names referenced by the rows. */
+  callees: string[];
+  callCount: number;
+  /** Int32 rows: `caller, line, callee, how, n`, then `n` pairs `(file, symbol)`. */
+  calls: Uint8Array;
+}
+
 /** One definition, as the graph queries report it: the symbol, its file and language. */
 export interface SymbolLocation extends Pick<SymbolInfo, "name" | "qualifiedName" | "kind" | "signature" | "doc" | "startLine" | "endLine"> {
   path: string;

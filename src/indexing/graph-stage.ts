@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { languageOf } from "../core/languages.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
+import { encodeGraph } from "../graph/codec.js";
 import { fileModuleKeys, ModuleResolver } from "../graph/modules.js";
 import { pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
@@ -163,7 +164,7 @@ function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null
   for (const imp of graph.imports) for (const t of imp.targets) weights.set(t, (weights.get(t) ?? 0) + 1);
   for (const dep of graph.deps) void store.dependents.put([dep, path], true);
   for (const name of graph.refs) void store.refs.put([name, path], true);
-  void store.graph.put(path, graph);
+  void store.graph.put(path, encodeGraph(graph));
   const to = [...weights.keys()].sort();
   const links = { to, weight: to.map((t) => weights.get(t)!) };
   void store.links.put(path, links);

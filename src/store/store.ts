@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { asBinary, open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import type { CommitInfo, FileHistory, ParsedFile, SymbolInfo, TermStats } from "../core/types.js";
-import type { FileGraph } from "../graph/types.js";
+import type { StoredFileGraph } from "../graph/types.js";
 import { checkDataFile } from "./preflight.js";
 import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
 
@@ -49,7 +49,7 @@ export class IndexStore {
   readonly commits: Database<CommitInfo, string>;
   // The code graph (written by the graph stage, src/indexing/graph-stage.ts).
   /** Resolved calls and imports per file. */
-  readonly graph: Database<FileGraph, string>;
+  readonly graph: Database<StoredFileGraph, string>;
   /** `[path, dependent]`: `dependent`'s resolution read `path`. */
   readonly dependents: Database<true, [string, string]>;
   /** `[name, path]`: `path`'s resolution looked `name` up (a called name or a `mod:` module key). */

@@ -1,7 +1,7 @@
 import type { FileRecord } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
