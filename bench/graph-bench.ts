@@ -44,7 +44,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 // 1. Cold index: the graph stage's time against the rest of the same run.
 const cold: Array<{ total: number; graph: number }> = [];
 for (let i = 0; i < runs; i++) {
-  rmSync(join(repo, ".contextsmith", "index.lmdb"), { force: true });
+  for (const file of ["index.lmdb", "index.lmdb-lock"]) rmSync(join(repo, ".contextsmith", file), { force: true });
   const stats = index();
   cold.push({ total: stats.timings.total!, graph: stats.timings.graph ?? 0 });
   log(`cold ${i + 1}/${runs}: ${ms(stats.timings.total!)}, graph ${ms(stats.timings.graph ?? 0)} (${stats.graphResolved} files)`);

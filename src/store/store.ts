@@ -125,6 +125,9 @@ export class IndexStore {
       const store = await IndexStore.#create(indexDir);
       return { store, rebuilt: true, reason: `${existing}; rebuilding` };
     }
+    // A lock file without its data file (the data file deleted by hand) holds state of the old
+    // environment that lmdb-js reads back: a write to the new file then fails on its freelist.
+    removeDataFiles(indexDir);
     return { store: await IndexStore.#create(indexDir), rebuilt: false, reason: null };
   }
 

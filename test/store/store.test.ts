@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { IndexStore } from "../../src/store/store.js";
 import { SCHEMA_VERSION } from "../../src/store/types.js";
 import { indexOnce } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
+import { syntheticRepo } from "../helpers/synthetic.js";
 
 describe("store", () => {
   let repo: TempRepo | undefined;
@@ -30,6 +31,25 @@ describe("store", () => {
     expect(stats.warnings.join(" ")).toMatch(/schema/);
     expect(stats.files.parsed).toBe(1);
     expect(stats.totals).toMatchObject({ files: 1, symbols: 1 });
+  });
+
+  it("starts afresh when the data file was deleted by hand but its lock file was left", async () => {
+    repo = syntheticRepo(240, { git: false });
+    await indexOnce(repo.root);
+    const lock = join(repo.root, ".contextsmith", "index.lmdb-lock");
+    const staleLock = statSync(lock).birthtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    rmSync(join(repo.root, ".contextsmith", "index.lmdb"));
+    expect((await indexOnce(repo.root)).files.parsed).toBe(240);
+    // The old environment's lock file was replaced (lmdb-js reads state back from it; on sympy,
+    // writes to the new data file then failed on its freelist).
+    expect(statSync(lock).birthtimeMs).not.toBe(staleLock);
+    // Writes that reuse freed pages: they failed on the freelist when the old lock file was kept.
+    for (let i = 0; i < 8; i++) {
+      const path = `app/pkg${(i * 3 + 1) % 17}/service_${i * 3 + 1}.py`;
+      repo.write({ [path]: `${readFileSync(repo.path(path), "utf8")}\n\ndef extra_${i}():\n    return ${i}\n` });
+      expect((await indexOnce(repo.root)).files.parsed).toBe(1);
+    }
   });
 
   it("rebuilds a damaged index file instead of crashing", async () => {
