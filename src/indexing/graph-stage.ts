@@ -105,12 +105,13 @@ async function expand(store: IndexStore, changed: string[]): Promise<void> {
     for (const [path, now] of defined) {
       const before = new Set(store.defined.get(path)?.names ?? []);
       const is = new Set(now?.names ?? []);
-      for (const n of before) if (!is.has(n)) void store.defs.remove([n, path]);
-      for (const n of is) if (!before.has(n)) void store.defs.put([n, path], true);
-      if (now) void store.defined.put(path, now);
-      else void store.defined.remove(path);
+      replaceKeys([...before], [...is], (n) => store.defs.remove([n, path]), (n) => store.defs.put([n, path], true));
+      const stored = store.defined.get(path);
+      if (!now) {
+        if (stored) void store.defined.remove(path);
+      } else if (stored?.shape !== now.shape || stored.names.join("\u0000") !== now.names.join("\u0000")) void store.defined.put(path, now);
     }
-    for (const path of toResolve) void store.graphJournal.put(path, "resolve");
+    for (const path of toResolve) if (store.graphJournal.get(path) !== "resolve") void store.graphJournal.put(path, "resolve");
   });
 }
 
@@ -140,18 +141,20 @@ function resolveStored(store: IndexStore, resolver: Resolver, path: string): Fil
   return resolver.resolveFile(path, language, parsed);
 }
 
-/** Replaces a file's graph and its reverse entries; call inside a transaction. True when its links changed. */
+/**
+ * Replaces a file's graph and its reverse entries; call inside a transaction. Only what changed is
+ * written: an edit inside one body rewrites one record, not every key the file registered (fewer
+ * freed pages per commit; see native-notes/lmdb.md). True when its links changed.
+ */
 function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null): boolean {
   const old = store.graph.get(path);
   const oldLinks = store.links.get(path);
-  if (old) {
-    for (const dep of old.deps) void store.dependents.remove([dep, path]);
-    for (const name of old.refs) void store.refs.remove([name, path]);
-  }
   void store.graphJournal.remove(path);
+  replaceKeys(old?.deps ?? [], graph?.deps ?? [], (dep) => store.dependents.remove([dep, path]), (dep) => store.dependents.put([dep, path], true));
+  replaceKeys(old?.refs ?? [], graph?.refs ?? [], (name) => store.refs.remove([name, path]), (name) => store.refs.put([name, path], true));
   if (!graph) {
-    void store.graph.remove(path);
-    void store.links.remove(path);
+    if (old) void store.graph.remove(path);
+    if (oldLinks) void store.links.remove(path);
     return oldLinks !== undefined;
   }
   const weights = new Map<string, number>();
@@ -162,13 +165,20 @@ function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null
     }
   }
   for (const imp of graph.imports) for (const t of imp.targets) weights.set(t, (weights.get(t) ?? 0) + 1);
-  for (const dep of graph.deps) void store.dependents.put([dep, path], true);
-  for (const name of graph.refs) void store.refs.put([name, path], true);
   void store.graph.put(path, encodeGraph(graph));
   const to = [...weights.keys()].sort();
   const links = { to, weight: to.map((t) => weights.get(t)!) };
+  if (JSON.stringify(oldLinks) === JSON.stringify(links)) return false;
   void store.links.put(path, links);
-  return JSON.stringify(oldLinks) !== JSON.stringify(links);
+  return true;
+}
+
+/** Removes the keys only in `before` and adds those only in `after`. */
+function replaceKeys(before: readonly string[], after: readonly string[], remove: (key: string) => unknown, add: (key: string) => unknown): void {
+  const was = new Set(before);
+  const is = new Set(after);
+  for (const key of was) if (!is.has(key)) void remove(key);
+  for (const key of is) if (!was.has(key)) void add(key);
 }
 
 /** Resolution's view of the store, with per-chunk caches. */
