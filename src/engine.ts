@@ -1,15 +1,13 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
 import type { IndexStats } from "./core/types.js";
 import { CodeGraph } from "./graph/code-graph.js";
-import { SymbolFinder } from "./graph/lookup.js";
 import { overview } from "./graph/overview.js";
 import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
-import { NoteStore } from "./notes/note-store.js";
+import { Notebook } from "./notes/notebook.js";
 import { renderNotes } from "./notes/render.js";
-import { targetHash, viewNote, type NoteEnvironment } from "./notes/staleness.js";
 import type { NoteTarget, NoteView } from "./notes/types.js";
 import { PathIndex } from "./query/path-index.js";
 import { runIndex, type RunOptions } from "./indexing/indexer.js";
@@ -222,22 +220,17 @@ export class Engine {
       const { location } = found[0]!;
       pinned = { kind: "symbol", path: location.path, name: location.name, qualifiedName: location.qualifiedName };
     } else pinned = { kind: "file", path: this.#indexedPath(target.path!) };
-    const env = this.#noteEnvironment();
-    const now = targetHash(env, pinned);
-    if (!now) throw new ContextSmithError("IO_ERROR", `Cannot read the code of ${pinned.path}.`);
-    const note = new NoteStore(this.config.indexDir).add({ text: text.trim(), createdAt: new Date().toISOString(), target: pinned, hash: now.hash });
-    return viewNote(env, note);
+    return this.#notebook().add(text.trim(), pinned);
   }
 
   /** Notes with their status (current, changed since written, or missing), all or those of a file or symbol. */
   async notes(filter: { path?: string; symbol?: string } = {}, options: QueryOptions = {}): Promise<NoteView[]> {
     const graph = await this.#codeGraph(options);
-    const env = this.#noteEnvironment();
     const path = filter.path === undefined ? undefined : this.#repoRelative(filter.path);
     const symbol = filter.symbol?.trim();
     // A symbol filter matches notes on any definition the name means, and notes whose symbol is gone but had that name.
     const wanted = new Set(symbol === undefined ? [] : graph.finder.find(symbol).map((f) => `${f.location.path}:${f.location.qualifiedName}`));
-    return new NoteStore(this.config.indexDir).list().map((n) => viewNote(env, n)).filter((n) => {
+    return this.#notebook().list().filter((n) => {
       if (path !== undefined && n.target.path !== path && n.location?.path !== path) return false;
       if (symbol === undefined) return true;
       if (n.target.kind !== "symbol") return false;
@@ -247,7 +240,7 @@ export class Engine {
 
   /** Removes a note by id. @throws ContextSmithError `NOT_FOUND` */
   removeNote(id: string): void {
-    if (!new NoteStore(this.config.indexDir).remove(id.trim())) throw new ContextSmithError("NOT_FOUND", `No note with id ${id}: see \`ctxsmith note list\`.`);
+    if (!this.#notebook().remove(id.trim())) throw new ContextSmithError("NOT_FOUND", `No note with id ${id}: see \`ctxsmith note list\`.`);
   }
 
   /**
@@ -316,15 +309,10 @@ export class Engine {
    * not fit beside the code, the code is packed again into what the notes leave.
    */
   async #withNotes(packed: ContextResult, repack: (budget: number) => Promise<ContextResult>, counter: AsyncTokenCounter): Promise<ContextResult> {
-    const all = new NoteStore(this.config.indexDir).list();
+    const all = this.#notebook().list();
     if (all.length === 0) return packed;
-    const env = this.#noteEnvironment();
-    const views = all.map((n) => viewNote(env, n));
-    const shown = (result: ContextResult): NoteView[] => views.filter((n) => result.spans.some((s) => n.location
-      ? s.path === n.location.path && s.start <= n.location.endLine && s.end >= n.location.startLine
-      : s.path === n.target.path));
     let result = packed;
-    let notes = shown(result);
+    let notes = Notebook.shownIn(all, result.spans);
     for (let attempt = 0; notes.length > 0 && attempt < 3; attempt++) {
       const text = `${result.text}\n${renderNotes(notes)}`;
       const tokens = await counter.count(text);
@@ -335,28 +323,15 @@ export class Engine {
         if (room < result.budget / 2) notes = notes.slice(0, Math.max(0, notes.length - 1));
         else {
           result = await repack(room);
-          notes = shown(result);
+          notes = Notebook.shownIn(all, result.spans);
         }
       } else notes = notes.slice(0, notes.length - 1);
     }
     return result;
   }
 
-  #noteEnvironment(): NoteEnvironment {
-    const store = this.#store();
-    const finder = store ? new SymbolFinder(store) : null;
-    return {
-      fileHash: (path) => store?.file(path)?.hash ?? null,
-      symbols: (path) => store?.symbols.get(path) ?? [],
-      definers: (name) => finder?.definers(name) ?? [],
-      lines: (path) => {
-        try {
-          return readFileSync(join(this.config.root, path), "utf8").split("\n");
-        } catch {
-          return null;
-        }
-      },
-    };
+  #notebook(): Notebook {
+    return new Notebook(this.config.indexDir, this.config.root, this.#store());
   }
 
   /**

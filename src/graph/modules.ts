@@ -56,8 +56,8 @@ export function moduleKeys(imp: ImportInfo): string[] {
  */
 export class ModuleResolver {
   readonly #paths: Set<string>;
-  /** Module path without extension (and without a folder file's name) -> files, per family. */
-  readonly #byTail = new Map<string, string[]>();
+  /** Module paths (without extension, a folder file's name dropped) by family and last segment. */
+  readonly #byStem = new Map<string, Array<{ path: string; module: string }>>();
   /** Folder -> its source files, for Go packages and Java same-package classes. */
   readonly #byDir = new Map<string, string[]>();
   /** Resolutions by importing folder and specifier: a repository imports the same modules over and over. */
@@ -73,17 +73,12 @@ export class ModuleResolver {
       if (inDir) inDir.push(path);
       else this.#byDir.set(dir, [path]);
       const bare = path.replace(/(\.d)?\.\w+$/, "");
-      const stem = stemOf(path);
-      const key = FOLDER_FILES.test(stem) && language !== "java" && language !== "go" ? dirOf(bare) : bare;
-      const parts = key.split("/");
-      for (let i = 0; i < parts.length; i++) {
-        const tail = `${languageFamily(language)}:${parts.slice(i).join("/")}`;
-        const list = this.#byTail.get(tail);
-        if (!list) this.#byTail.set(tail, [path]);
-        else if (!list.includes(path)) list.push(path);
-      }
+      const module = FOLDER_FILES.test(stemOf(path)) && language !== "java" && language !== "go" ? dirOf(bare) : bare;
+      const key = `${languageFamily(language)}:${module.slice(module.lastIndexOf("/") + 1)}`;
+      const list = this.#byStem.get(key);
+      if (list) list.push({ path, module });
+      else this.#byStem.set(key, [{ path, module }]);
     }
-    for (const list of this.#byTail.values()) list.sort();
     for (const list of this.#byDir.values()) list.sort();
   }
 
@@ -250,9 +245,15 @@ export class ModuleResolver {
     return list.filter((p) => score(p) === best);
   }
 
+  /** Files whose module path is `tail` or ends with `/tail`, in path order. */
   #exactTail(language: Language, tail: string): string[] {
     if (tail === "") return [];
-    return this.#byTail.get(`${languageFamily(language)}:${tail}`) ?? [];
+    const stem = tail.slice(tail.lastIndexOf("/") + 1);
+    const found: string[] = [];
+    for (const { path, module } of this.#byStem.get(`${languageFamily(language)}:${stem}`) ?? []) {
+      if (module === tail || module.endsWith(`/${tail}`)) found.push(path);
+    }
+    return found.sort();
   }
 
   #firstExisting(candidates: string[]): string[] {

@@ -8,10 +8,13 @@ import { Resolver, type ResolveSource } from "../graph/resolve.js";
 import type { FileGraph } from "../graph/types.js";
 import type { IndexStore } from "../store/store.js";
 
-/** Files resolved per transaction: bounded memory and write-transaction size on any repository. */
-const CHUNK_FILES = 256;
+/**
+ * Files resolved per transaction: bounded memory and write-transaction size on any repository,
+ * few enough commits (each one syncs) on a first build.
+ */
+const CHUNK_FILES = 1024;
 /** Files resolved with one resolver's caches. */
-const RESOLVER_FILES = CHUNK_FILES * 16;
+const RESOLVER_FILES = CHUNK_FILES * 4;
 
 /** What one graph update did. */
 export interface GraphUpdate {
@@ -37,25 +40,37 @@ export interface GraphUpdate {
 export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
   const journal = [...store.graphJournal.getRange()];
   if (journal.length === 0) return { changed: 0, resolved: 0 };
+  // A first build has nothing to re-resolve and no old entries to replace: it skips those reads.
+  const cold = store.graph.getKeysCount({ limit: 1 }) === 0 && store.defined.getKeysCount({ limit: 1 }) === 0;
   const changed = journal.filter((e) => e.value === "changed").map((e) => e.key);
-  if (changed.length > 0) await expand(store, changed);
+  if (changed.length > 0) await expand(store, changed, cold);
 
   const modules = new ModuleResolver(pathsOf(store));
   const pending = [...store.graphJournal.getKeys()];
   let resolver!: Resolver;
   let resolved = 0;
   let linksChanged = false;
+  let committing: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < pending.length; i += CHUNK_FILES) {
     const chunk = pending.slice(i, i + CHUNK_FILES);
     // The resolver's caches (symbols, fallbacks) serve many chunks, and are let go now and then
     // so that memory stays bounded on huge repositories.
     if (i % RESOLVER_FILES === 0) resolver = new Resolver(storeSource(store, modules));
-    const results = chunk.map((path) => ({ path, graph: resolveStored(store, resolver, path) }));
-    resolved += results.filter((r) => r.graph !== null).length;
-    await store.transaction(() => {
-      for (const { path, graph } of results) if (writeFileGraph(store, path, graph)) linksChanged = true;
+    const results = chunk.map((path) => ({ path, resolved: resolveStored(store, resolver, path) }));
+    resolved += results.filter((r) => r.resolved !== null).length;
+    // The next chunk is resolved while this one commits: resolution reads only what the parse
+    // stage and step 1 committed, never what these transactions write.
+    await committing;
+    committing = store.transaction(() => {
+      for (const { path, resolved: r } of results) {
+        // Text files are in the journal too, but never in the graph.
+        if (languageOf(path) === null) void store.graphJournal.remove(path);
+        else if (writeFileGraph(store, path, r?.graph ?? null, cold)) linksChanged = true;
+        if (cold && r) void store.defined.put(path, r.defined);
+      }
     });
   }
+  await committing;
   await store.transaction(() => {
     // PageRank only moves when the file graph does (a body edit usually leaves it as it was).
     if (linksChanged || store.graphMeta.get("pagerank") === undefined) {
@@ -69,17 +84,23 @@ export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
 }
 
 /** Step 1: the definitions index and the set of files to resolve again. */
-async function expand(store: IndexStore, changed: string[]): Promise<void> {
+async function expand(store: IndexStore, changed: string[], cold: boolean): Promise<void> {
   const toResolve = new Set<string>(changed);
   const names = new Set<string>();
   const defined = new Map<string, { names: string[]; shape: string } | null>();
   for (const path of changed) {
-    const before = store.defined.get(path);
-    // Only parsed files take part in the graph (a text file defines nothing).
+    // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
+    if (languageOf(path) === null) continue;
     const exists = store.file(path) !== undefined;
-    const parsed = exists && languageOf(path) !== null;
-    const symbols = parsed ? store.symbols.get(path) ?? [] : [];
-    const now = parsed ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parsed.get(path)?.imports ?? []) } : null;
+    const symbols = exists ? store.symbols.get(path) ?? [] : [];
+    if (cold) {
+      // Only the definitions index now; each file's `defined` record is written with its graph
+      // (step 2 reads its parse anyway).
+      for (const name of definedNames(symbols)) names.add(`${name}\u0000${path}`);
+      continue;
+    }
+    const before = store.defined.get(path);
+    const now = exists ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parsed.get(path)?.imports ?? []) } : null;
     defined.set(path, now);
     // An edit inside bodies (the common case) leaves what others read of the file as it was.
     if (before && now && before.shape === now.shape) continue;
@@ -89,11 +110,20 @@ async function expand(store: IndexStore, changed: string[]): Promise<void> {
     for (const n of is) if (!was.has(n)) names.add(n);
     // A file that appears or disappears changes what imports resolve to.
     const appeared = !before && store.graph.get(path) === undefined && exists;
-    if ((appeared || !exists) && languageOf(path)) for (const key of fileModuleKeys(path)) names.add(key);
+    if (appeared || !exists) for (const key of fileModuleKeys(path)) names.add(key);
     for (const key of store.dependents.getKeys({ start: [path] })) {
       if (key[0] !== path) break;
       toResolve.add(key[1]);
     }
+  }
+  if (cold) {
+    await store.transaction(() => {
+      for (const key of names) {
+        const [name, path] = key.split("\u0000") as [string, string];
+        void store.defs.put([name, path], true);
+      }
+    });
+    return;
   }
   for (const name of names) {
     for (const key of store.refs.getKeys({ start: [name] })) {
@@ -103,15 +133,13 @@ async function expand(store: IndexStore, changed: string[]): Promise<void> {
   }
   await store.transaction(() => {
     for (const [path, now] of defined) {
-      const before = new Set(store.defined.get(path)?.names ?? []);
-      const is = new Set(now?.names ?? []);
-      replaceKeys([...before], [...is], (n) => store.defs.remove([n, path]), (n) => store.defs.put([n, path], true));
       const stored = store.defined.get(path);
+      replaceKeys(stored?.names ?? [], now?.names ?? [], (n) => store.defs.remove([n, path]), (n) => store.defs.put([n, path], true));
       if (!now) {
         if (stored) void store.defined.remove(path);
       } else if (stored?.shape !== now.shape || stored.names.join("\u0000") !== now.names.join("\u0000")) void store.defined.put(path, now);
     }
-    for (const path of toResolve) if (store.graphJournal.get(path) !== "resolve") void store.graphJournal.put(path, "resolve");
+    for (const path of toResolve) if (languageOf(path) !== null && store.graphJournal.get(path) !== "resolve") void store.graphJournal.put(path, "resolve");
   });
 }
 
@@ -133,12 +161,15 @@ function* pathsOf(store: IndexStore): IterableIterator<string> {
   for (const { path } of store.allStats()) yield path;
 }
 
-/** The graph of a stored file, or null when it is gone or has no parse. */
-function resolveStored(store: IndexStore, resolver: Resolver, path: string): FileGraph | null {
+/** The graph of a stored file and what others read of it, or null when it is gone or has no parse. */
+function resolveStored(store: IndexStore, resolver: Resolver, path: string): { graph: FileGraph; defined: { names: string[]; shape: string } } | null {
   const language = languageOf(path);
   const parsed = language ? store.parsed.get(path) : undefined;
   if (!language || !parsed || !store.file(path)) return null;
-  return resolver.resolveFile(path, language, parsed);
+  return {
+    graph: resolver.resolveFile(path, language, parsed),
+    defined: { names: definedNames(parsed.symbols), shape: shapeOf(parsed.symbols, parsed.imports) },
+  };
 }
 
 /**
@@ -146,9 +177,9 @@ function resolveStored(store: IndexStore, resolver: Resolver, path: string): Fil
  * written: an edit inside one body rewrites one record, not every key the file registered (fewer
  * freed pages per commit; see native-notes/lmdb.md). True when its links changed.
  */
-function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null): boolean {
-  const old = store.graph.get(path);
-  const oldLinks = store.links.get(path);
+function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null, cold: boolean): boolean {
+  const old = cold ? undefined : store.graph.get(path);
+  const oldLinks = cold ? undefined : store.links.get(path);
   void store.graphJournal.remove(path);
   replaceKeys(old?.deps ?? [], graph?.deps ?? [], (dep) => store.dependents.remove([dep, path]), (dep) => store.dependents.put([dep, path], true));
   replaceKeys(old?.refs ?? [], graph?.refs ?? [], (name) => store.refs.remove([name, path]), (name) => store.refs.put([name, path], true));
