@@ -40,9 +40,24 @@ export function fileModuleKeys(path: string): string[] {
   return [...keys];
 }
 
-/** The module names an import statement looks for (last segment of the module and the imported names). */
-export function moduleKeys(imp: ImportInfo): string[] {
+/** The package a bare JS specifier names (`@scope/name/x` -> `@scope/name`, `name/x` -> `name`), or null for a relative one. */
+export function packageName(specifier: string): string | null {
+  if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("@/") || specifier.startsWith("~/")) return null;
+  const parts = specifier.split("/");
+  if (specifier.startsWith("@")) return parts.length >= 2 ? `${parts[0]}/${parts[1]}` : null;
+  return parts[0] || null;
+}
+
+/** The key under which a resolution records that it looked for workspace packages (see graph-stage). */
+export const PACKAGE_KEY = "pkg:";
+
+/**
+ * The module names an import statement looks for (last segment of the module and the imported
+ * names), and `pkg:` for a bare JS specifier (which a workspace package.json may come to name).
+ */
+export function moduleKeys(imp: ImportInfo, language: Language): string[] {
   const keys = new Set<string>();
+  if (languageFamily(language) === "js" && packageName(imp.module) !== null) keys.add(PACKAGE_KEY);
   const last = imp.module.split(/::|[./]/).filter((s) => s !== "").pop();
   if (last) keys.add(`mod:${last.replace(/\.\w+$/, "")}`);
   for (const { name } of imp.names) if (name !== "*" && name !== "default") keys.add(`mod:${name}`);
@@ -63,8 +78,12 @@ export class ModuleResolver {
   /** Resolutions by importing folder and specifier: a repository imports the same modules over and over. */
   readonly #memo = new Map<string, string[]>();
 
-  constructor(paths: Iterable<string>) {
+  /** Workspace package name -> its folder ("" for the root), from the repository's package.json files. */
+  readonly #packages: ReadonlyMap<string, string>;
+
+  constructor(paths: Iterable<string>, packages: ReadonlyMap<string, string> = new Map()) {
     this.#paths = new Set(paths);
+    this.#packages = packages;
     for (const path of this.#paths) {
       const language = languageOf(path);
       if (!language) continue;
@@ -159,11 +178,27 @@ export class ModuleResolver {
       // The common `paths` alias of a source root.
       const rest = specifier.slice(2);
       return this.#firstExisting(jsCandidates(`src/${rest}`)).concat(this.#firstExisting(jsCandidates(rest))).slice(0, 1);
-    } else return [];
+    } else return this.#workspacePackage(specifier);
     if (base === "..") return [];
     // ESM TypeScript writes `./a.js` for `./a.ts`.
     const stripped = base.replace(/\.(?:js|jsx|mjs|cjs)$/, "");
     return this.#firstExisting([...jsCandidates(base), ...(stripped !== base ? jsCandidates(stripped) : [])]);
+  }
+
+  /**
+   * A bare specifier naming a package of this repository (a monorepo's workspace: `@babel/types`,
+   * `shared/utils`): its sources rather than its build output, which is rarely checked in.
+   */
+  #workspacePackage(specifier: string): string[] {
+    const name = packageName(specifier);
+    const dir = name === null ? undefined : this.#packages.get(name);
+    if (dir === undefined) return [];
+    const rest = specifier.slice(name!.length + 1);
+    const base = dir === "" ? "" : `${dir}/`;
+    const candidates = rest
+      ? [...jsCandidates(`${base}src/${rest}`), ...jsCandidates(`${base}${rest}`), ...jsCandidates(`${base}${rest.replace(/^(lib|dist|build)\//, "src/")}`)]
+      : [...jsCandidates(`${base}src/index`), ...jsCandidates(`${base}index`), ...jsCandidates(`${base}lib/index`)];
+    return this.#firstExisting(candidates);
   }
 
   #java(imp: ImportInfo): string[] {

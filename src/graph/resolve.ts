@@ -92,7 +92,7 @@ export class Resolver {
     this.#deps = new Set();
     this.#refs = new Set();
     const imports: ImportEdge[] = parsed.imports.map((imp) => {
-      for (const key of moduleKeys(imp)) this.#refs.add(key);
+      for (const key of moduleKeys(imp, language)) this.#refs.add(key);
       const targets = this.#src.modules.resolve(path, language, imp).filter((t) => t !== path);
       for (const t of targets) this.#deps.add(t);
       return { line: imp.line, module: imp.module, targets };

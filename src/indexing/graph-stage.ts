@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { languageOf } from "../core/languages.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
 import { encodeGraph } from "../graph/codec.js";
-import { fileModuleKeys, ModuleResolver } from "../graph/modules.js";
+import { dirOf, fileModuleKeys, ModuleResolver, PACKAGE_KEY } from "../graph/modules.js";
 import { pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
 import type { FileGraph } from "../graph/types.js";
@@ -37,7 +39,7 @@ export interface GraphUpdate {
  *    killed run resumes where it stopped.
  * 3. PageRank over the file graph (imports and calls), when anything changed.
  */
-export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
+export async function updateGraph(store: IndexStore, root: string): Promise<GraphUpdate> {
   const journal = [...store.graphJournal.getRange()];
   if (journal.length === 0) return { changed: 0, resolved: 0 };
   // A first build has nothing to re-resolve and no old entries to replace: it skips those reads.
@@ -45,7 +47,7 @@ export async function updateGraph(store: IndexStore): Promise<GraphUpdate> {
   const changed = journal.filter((e) => e.value === "changed").map((e) => e.key);
   if (changed.length > 0) await expand(store, changed, cold);
 
-  const modules = new ModuleResolver(pathsOf(store));
+  const modules = new ModuleResolver(pathsOf(store), workspacePackages(store, root));
   const pending = [...store.graphJournal.getKeys()];
   let resolver!: Resolver;
   let resolved = 0;
@@ -89,6 +91,8 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
   const names = new Set<string>();
   const defined = new Map<string, { names: string[]; shape: string } | null>();
   for (const path of changed) {
+    // A workspace package.json may name a package (differently): bare imports may resolve anew.
+    if (!cold && (path === "package.json" || path.endsWith("/package.json"))) names.add(PACKAGE_KEY);
     // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
     if (languageOf(path) === null) continue;
     const exists = store.file(path) !== undefined;
@@ -155,6 +159,28 @@ function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[])
   hash.update("\u0001");
   for (const i of imports) hash.update(`${i.module}\u0000${i.kind}\u0000${i.alias}\u0000${i.names.map((n) => `${n.name} ${n.alias}`).join(",")}\n`);
   return hash.digest("hex");
+}
+
+/** Package name -> folder, from the package.json files of the index (a JS/TS monorepo's workspaces). */
+function workspacePackages(store: IndexStore, root: string): Map<string, string> {
+  const packages = new Map<string, string>();
+  for (const { path } of store.allStats()) {
+    if (path !== "package.json" && !path.endsWith("/package.json")) continue;
+    try {
+      const { name } = JSON.parse(readFileSync(join(root, path), "utf8")) as { name?: unknown };
+      // The shallowest package.json wins a name that test fixtures reuse.
+      const dir = dirOf(path);
+      const known = packages.get(typeof name === "string" ? name : "");
+      if (typeof name === "string" && name !== "" && (known === undefined || depth(dir) < depth(known))) packages.set(name, dir);
+    } catch {
+      // Not JSON (a template, a fixture): not a package.
+    }
+  }
+  return packages;
+}
+
+function depth(dir: string): number {
+  return dir === "" ? 0 : dir.split("/").length;
 }
 
 function* pathsOf(store: IndexStore): IterableIterator<string> {

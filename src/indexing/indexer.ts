@@ -87,7 +87,7 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
     let graphResolved = 0;
     if (store.graphJournal.getKeysCount({ limit: 1 }) > 0) {
       emit({ stage: "graph", message: "resolving calls and imports" });
-      graphResolved = (await time("graph", () => updateGraph(store!))).resolved;
+      graphResolved = (await time("graph", () => updateGraph(store!, config.root))).resolved;
     }
     // Also repairs a snapshot that a killed run left behind its journal.
     if (snapshotIsDue(store)) {

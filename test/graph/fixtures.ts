@@ -148,3 +148,21 @@ impl Circle {
 }
 `,
 };
+
+/** A JS/TS monorepo: packages import each other by name. */
+export const WORKSPACE: Record<string, string> = {
+  "package.json": JSON.stringify({ name: "acme", private: true, workspaces: ["packages/*"] }),
+  "packages/util/package.json": JSON.stringify({ name: "@acme/util", main: "lib/index.js" }),
+  "packages/util/src/index.ts": 'export { formatPrice } from "./format";\n',
+  "packages/util/src/format.ts": "export function formatPrice(cents: number): string {\n  return (cents / 100).toFixed(2);\n}\n",
+  "packages/util/src/money/round.ts": "export function roundCents(x: number): number {\n  return Math.round(x);\n}\n",
+  "packages/app/package.json": JSON.stringify({ name: "@acme/app" }),
+  "packages/app/src/main.ts": `import { formatPrice } from "@acme/util";
+import { roundCents } from "@acme/util/money/round";
+import React from "react";
+
+export function render(total: number): string {
+  return formatPrice(roundCents(total));
+}
+`,
+};

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import type { CallsResult } from "../../src/graph/types.js";
 import { TempRepo } from "../helpers/repo.js";
-import { GO, JAVA, JAVASCRIPT, PYTHON, RUST } from "./fixtures.js";
+import { GO, JAVA, JAVASCRIPT, PYTHON, RUST, WORKSPACE } from "./fixtures.js";
 
 /** `caller path:qualified name how` for each call site of a callers answer. */
 function callerEdges(result: CallsResult): string[] {
@@ -126,6 +126,19 @@ describe("call resolution: JavaScript and TypeScript", () => {
 
   it("resolves a call within the same module", async () => {
     expect(callerEdges(await engine().callers("add"))).toEqual(["src/app.js:main import", "src/math.js:double local"]);
+  });
+});
+
+describe("call resolution: a JS/TS monorepo's workspace packages", () => {
+  const engine = fixture(WORKSPACE);
+
+  it("resolves imports of a workspace package by name to its sources, deep imports too", async () => {
+    expect(calleeEdges(await engine().callees("render")).sort()).toEqual([
+      "packages/util/src/format.ts:formatPrice import",
+      "packages/util/src/money/round.ts:roundCents import",
+    ]);
+    const related = await engine().related("packages/app/src/main.ts");
+    expect(related.imports).toEqual(["packages/util/src/index.ts", "packages/util/src/money/round.ts"]);
   });
 });
 

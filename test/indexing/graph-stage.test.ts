@@ -3,7 +3,7 @@ import { Engine } from "../../src/engine.js";
 import { cleanIndexDump } from "../helpers/index.js";
 import { dumpIndex } from "../helpers/dump.js";
 import { TempRepo } from "../helpers/repo.js";
-import { PYTHON } from "../graph/fixtures.js";
+import { PYTHON, WORKSPACE } from "../graph/fixtures.js";
 
 describe("graph stage: incremental updates", () => {
   let repo: TempRepo | undefined;
@@ -55,6 +55,23 @@ describe("graph stage: incremental updates", () => {
       repo.write({ "shop/extra.py": "def bonus():\n    return 1\n" });
       await reindexMatchesClean(engine);
       expect(await callees("extra")).toEqual(["shop/extra.py:1"]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("re-resolves bare imports when a workspace package is renamed", async () => {
+    repo = TempRepo.create(WORKSPACE, { git: true });
+    const engine = new Engine(repo.root, { jobs: 1 });
+    try {
+      await engine.index();
+      const how = async () => (await engine.callees("render")).calls.map((c) => c.how);
+      expect(await how()).toEqual(["import", "import"]);
+      // The import no longer names a package of the repository: only the name fallback finds them.
+      repo.write({ "packages/util/package.json": JSON.stringify({ name: "@acme/utils" }) });
+      await reindexMatchesClean(engine);
+      expect(await how()).toEqual(["unique", "unique"]);
+      expect((await engine.related("packages/app/src/main.ts")).imports).toEqual([]);
     } finally {
       await engine.close();
     }
