@@ -17,6 +17,7 @@ import type { ContextResult, RankResult, RankedFile, SearchHit, SignalName, Sign
 
 /** Parse results and file texts kept per searcher (oldest dropped first). */
 const CACHE_FILES = 512;
+const NO_LINKS: ReadonlyMap<string, number> = new Map();
 
 /** `cache.get(key)`, computed and kept on a miss; the oldest entry goes when the cache is full. */
 function bounded<V>(cache: Map<string, V>, key: string, compute: () => V): V {
@@ -47,6 +48,8 @@ export class Searcher {
   #lexical: LexicalIndex | undefined;
   #history: HistoryIndex | undefined;
   #paths: PathIndex | undefined;
+  /** The code graph's file links both ways, loaded on first use. */
+  #links: { from: Map<string, Map<string, number>>; to: Map<string, Map<string, number>> } | undefined;
   readonly #parsed = new Map<string, ParsedFile | undefined>();
   readonly #symbols = new Map<string, SymbolInfo[] | undefined>();
   readonly #texts = new Map<string, FileText | null>();
@@ -115,7 +118,25 @@ export class Searcher {
   #context(text: string, config: RankingConfig): Omit<SignalContext, "seeds"> {
     const lexical = this.#lexicalIndex();
     this.#history ??= loadHistoryIndex(this.#store);
-    return { task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path) };
+    return { task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path), linksFrom: (path) => this.#fileLinks().from.get(path) ?? NO_LINKS, linksTo: (path) => this.#fileLinks().to.get(path) ?? NO_LINKS };
+  }
+
+  #fileLinks(): { from: Map<string, Map<string, number>>; to: Map<string, Map<string, number>> } {
+    if (this.#links) return this.#links;
+    const from = new Map<string, Map<string, number>>();
+    const to = new Map<string, Map<string, number>>();
+    for (const { key, value } of this.#store.links.getRange()) {
+      const out = new Map<string, number>();
+      value.to.forEach((target, i) => {
+        const weight = value.weight[i] ?? 0;
+        out.set(target, weight);
+        let into = to.get(target);
+        if (!into) to.set(target, (into = new Map()));
+        into.set(key, weight);
+      });
+      from.set(key, out);
+    }
+    return (this.#links = { from, to });
   }
 
   #parseTask(text: string): TaskQuery {

@@ -21,6 +21,10 @@ export interface SignalContext {
   symbols(path: string): SymbolInfo[] | undefined;
   /** A file's whole parse result, calls and imports included (memoised). */
   parsed(path: string): ParsedFile | undefined;
+  /** Files a file imports or calls into, with weights (call sites and imports), from the code graph. */
+  linksFrom(path: string): ReadonlyMap<string, number>;
+  /** Files that import or call into a file, with weights (memoised reverse of `linksFrom`). */
+  linksTo(path: string): ReadonlyMap<string, number>;
   /** The best files of a first fusion, for the neighbour signals; empty for the first pass. */
   readonly seeds: readonly string[];
 }

@@ -68,7 +68,8 @@ describe("signals", () => {
     const weights = { lexical: 0, symbols: 0, semantic: 0, exactName: 0, history: 0, references: 1, cochange: 0, callgraph: 1 };
     const { files } = await engine.rank("`charge_card` fails", { refresh: false, ranking: { weights } });
     const callgraph = files.find((f) => f.path === "shop/payments/retry.py")?.signals.callgraph;
-    expect(callgraph?.evidence).toContain("calls RetryPolicy");
+    // charge_card (shop/payments/card.py) calls into the retry module, resolved through its import.
+    expect(callgraph?.evidence).toContain("shop/payments/card.py calls into it");
   });
 
   it("semantic finds nothing without vectors, and the others still rank", async () => {
