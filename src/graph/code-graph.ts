@@ -228,9 +228,11 @@ export class CodeGraph {
     const graph = this.#graphs.get(path);
     const imports = new Set<string>();
     for (const imp of graph?.imports ?? []) for (const t of imp.targets) imports.add(t);
+    // Call neighbours count resolved call sites; an ambiguous call's candidates are guesses.
     const calls = new Map<string, number>();
     if (graph) {
       forEachCall(graph, (row, ints) => {
+        if (row.count > 1) return;
         for (let k = 0; k < row.count; k++) {
           const t = graph.files[ints[row.at + 2 * k]!]!;
           if (t !== path) calls.set(t, (calls.get(t) ?? 0) + 1);
@@ -241,11 +243,11 @@ export class CodeGraph {
     const symbols = this.finder.symbols(path);
     symbols.forEach((_, index) => {
       for (const inc of this.#incomingOf([path, index])) {
-        if (inc.path !== path) calledBy.set(inc.path, (calledBy.get(inc.path) ?? 0) + 1);
+        if (inc.path !== path && inc.candidates === 1) calledBy.set(inc.path, (calledBy.get(inc.path) ?? 0) + 1);
       }
     });
     const bySites = (m: Map<string, number>): Array<{ path: string; sites: number }> =>
-      [...m].map(([p, sites]) => ({ path: p, sites: Math.round(sites * 100) / 100 })).sort((a, b) => b.sites - a.sites || a.path.localeCompare(b.path));
+      [...m].map(([p, sites]) => ({ path: p, sites })).sort((a, b) => b.sites - a.sites || a.path.localeCompare(b.path));
     const cochange = Object.entries(this.#store.history.get(path)?.cochange ?? {})
       .map(([p, commits]) => ({ path: p, commits }))
       .sort((a, b) => b.commits - a.commits || a.path.localeCompare(b.path));

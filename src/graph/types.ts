@@ -133,7 +133,7 @@ export interface RelatedResult {
   importedBy: string[];
   /** Files changed in the same commits, with the number of shared commits. */
   cochange: Array<{ path: string; commits: number }>;
-  /** Files this one calls into, and files that call into it, with the number of call sites. */
+  /** Files this one calls into, and files that call into it, with the number of resolved call sites (ambiguous calls left out). */
   calls: Array<{ path: string; sites: number }>;
   calledBy: Array<{ path: string; sites: number }>;
 }
