@@ -224,9 +224,10 @@ export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx:
   }
   let text = answer.text;
   if (state.problem) {
+    // First, so that the bound below never cuts it.
     const stale = ctx.engine.staleFiles(answer.files);
-    text += `\n\n⚠ The index could not be refreshed (${state.problem}).${stale.length > 0 ? ` Changed since indexed, re-read them: ${stale.join(", ")}` : ""}`;
+    text = `⚠ The index could not be refreshed (${state.problem}).${stale.length > 0 ? ` Changed since indexed, re-read them: ${stale.join(", ")}` : ""}\n\n${text}`;
   }
-  const limit = tool.name === "get_context" ? MAX_TOKENS : ANSWER_TOKENS;
+  const limit = tool.name === "get_context" ? Math.min(MAX_TOKENS, Number(args.budget_tokens ?? DEFAULT_BUDGET)) : ANSWER_TOKENS;
   return { text: await boundText(text, limit, (t) => ctx.engine.countTokens(t)), isError: answer.notFound === true };
 }
