@@ -17,6 +17,10 @@ export function serveCommand(io: CliIO) {
         .option("path", { alias: "p", type: "string", default: ".", describe: "Repository root" })
         .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith)" }),
     handler: async (args: ServeArgs) => {
+      // A stray rejection (a client gone mid-answer, a log message that could not be sent) is
+      // logged; it must not take down the server an agent is relying on.
+      const onRejection = (reason: unknown): void => void io.stderr.write(`contextsmith: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+      process.on("unhandledRejection", onRejection);
       // Loaded here: the MCP SDK is not parsed by the other commands.
       const { serve } = await import("../../mcp/server.js");
       // stdout carries the protocol: everything else goes to stderr.
@@ -31,8 +35,12 @@ export function serveCommand(io: CliIO) {
         if (io.signal.aborted) return resolve();
         io.signal.addEventListener("abort", () => resolve(), { once: true });
       });
-      await Promise.race([running.closed, stopped]);
-      await running.close();
+      try {
+        await Promise.race([running.closed, stopped]);
+        await running.close();
+      } finally {
+        process.off("unhandledRejection", onRejection);
+      }
     },
   };
 }
