@@ -214,9 +214,11 @@ export const TOOLS: readonly AnyTool[] = [
  * not be refreshed.
  */
 export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<{ text: string; isError: boolean }> {
-  const state = tool.name === "reindex" ? { problem: null } : await ctx.freshness.ensure();
+  let state: { problem: string | null };
   let answer: ToolAnswer;
   try {
+    // Without any index, a failed first build fails the answer (there is nothing to answer from).
+    state = tool.name === "reindex" ? { problem: null } : await ctx.freshness.ensure();
     answer = await tool.run(args, ctx);
   } catch (error) {
     const err = ContextSmithError.from(error, "INTERNAL");

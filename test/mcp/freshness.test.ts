@@ -1,0 +1,43 @@
+import { writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import { Freshness } from "../../src/mcp/freshness.js";
+import { TempRepo } from "../helpers/repo.js";
+
+describe("Freshness", () => {
+  let repo: TempRepo | undefined;
+  let engine: Engine | undefined;
+  afterEach(async () => {
+    await engine?.close();
+    repo?.dispose();
+  });
+
+  it("re-checks at most once per interval, shares a run in flight, and runs when forced", async () => {
+    repo = TempRepo.create({ "a.py": "def a():\n    return 1\n" });
+    engine = new Engine(repo.root, { jobs: 1, git: false });
+    let clock = 0;
+    let runs = 0;
+    const freshness = new Freshness(engine, { minIntervalMs: 2000, now: () => clock, onProgress: (e) => void (e.stage === "walk" && runs++) });
+    await Promise.all([freshness.ensure(), freshness.ensure()]);
+    expect(runs).toBe(1);
+    clock = 1999;
+    await freshness.ensure();
+    expect(runs).toBe(1);
+    clock = 2001;
+    await freshness.ensure();
+    expect(runs).toBe(2);
+    await freshness.ensure({ force: true });
+    expect(runs).toBe(3);
+  });
+
+  it("answers from the index as it is while another process holds the lock, and says why", async () => {
+    repo = TempRepo.create({ "a.py": "def a():\n    return 1\n" });
+    engine = new Engine(repo.root, { jobs: 1, git: false });
+    await engine.index();
+    writeFileSync(join(engine.config.indexDir, "write.lock"), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: Date.now() }));
+    const freshness = new Freshness(engine);
+    expect((await freshness.ensure()).problem).toBe("another process is indexing this repository");
+  });
+});
