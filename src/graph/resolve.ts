@@ -48,7 +48,8 @@ type Fallback = "macro" | "top" | "method" | "type";
 const FALLBACKS: Readonly<Record<Fallback, (s: SymbolInfo) => boolean>> = {
   macro: (s) => s.kind === "macro",
   top: (s) => s.qualifiedName === s.name && s.kind !== "impl",
-  method: (s) => s.qualifiedName !== s.name || s.kind === "method",
+  // Methods only: a function nested in another one has a dotted name too, but no receiver.
+  method: (s) => s.kind === "method",
   type: (s) => CLASS_LIKE.has(s.kind) && s.kind !== "impl",
 };
 
@@ -129,6 +130,10 @@ export class Resolver {
     if (cls && (selfNames.has(receiver) || receiver === goReceiver)) {
       const found = this.#method(cls, callee, 0, new Set());
       if (found) return found;
+      // Not in the class nor in the bases the index knows: an attribute holding a callable, or a
+      // method of a library base. Another class's method of that name would be a guess, unless a
+      // base could not be resolved (it may be that class).
+      if (!this.#hasUnresolvedBase(cls)) return null;
     }
     if (cls && /^super\b/.test(receiver)) {
       const found = this.#inBases(cls, callee, 0, new Set());
@@ -242,6 +247,15 @@ export class Resolver {
       }
     }
     return this.#inBases(ref, name, depth, seen);
+  }
+
+  /** Whether the class at `ref` names a base that does not resolve to a class of the repository. */
+  #hasUnresolvedBase(ref: SymbolRef): boolean {
+    const symbols = this.#src.symbols(ref[0]);
+    const language = this.#src.language(ref[0]);
+    const cls = symbols[ref[1]];
+    if (!cls || !language) return false;
+    return (cls.bases ?? []).some((base) => this.#type(ref[0], language, symbols, cls.parent, base) === null);
   }
 
   /** `name` in the bases of the class at `ref` (nearest base first). */
