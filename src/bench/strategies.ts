@@ -20,10 +20,10 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     name: "bm25-whole-files",
     describe: "baseline: BM25 over whole files, pasted whole in rank order until the budget is full",
-    config: resolveRanking({ weights: { ...signalsOff("symbols", "references", "history", "semantic", "exactName", "cochange", "callgraph"), lexical: 1 }, pathBoost: 0, testPenalty: 1, docPenalty: 1 }),
+    config: resolveRanking({ weights: { ...signalsOff("symbols", "references", "history", "semantic", "exactName", "cochange", "callgraph", "centrality"), lexical: 1 }, pathBoost: 0, testPenalty: 1, docPenalty: 1 }),
     wholeFiles: true,
   },
-  { name: "lexical-only", describe: "the lexical signal alone, packed as usual", config: withWeights({ ...signalsOff("symbols", "references", "history", "semantic", "exactName", "cochange", "callgraph"), lexical: 1 }) },
+  { name: "lexical-only", describe: "the lexical signal alone, packed as usual", config: withWeights({ ...signalsOff("symbols", "references", "history", "semantic", "exactName", "cochange", "callgraph", "centrality"), lexical: 1 }) },
   { name: "no-lexical", describe: "default without the lexical signal", config: withWeights(signalsOff("lexical")) },
   { name: "no-symbols", describe: "default without the symbol signal", config: withWeights(signalsOff("symbols")) },
   { name: "no-references", describe: "default without explicit references", config: withWeights(signalsOff("references")) },
@@ -32,6 +32,7 @@ export const STRATEGIES: readonly Strategy[] = [
   { name: "plus-exactName", describe: "default plus exact definition-name matches", config: withWeights({ exactName: 1 }) },
   { name: "plus-cochange", describe: "default plus co-change neighbours", config: withWeights({ cochange: 1 }) },
   { name: "plus-callgraph", describe: "default plus call-graph neighbours", config: withWeights({ callgraph: 1 }) },
+  { name: "plus-centrality", describe: "default plus the PageRank prior", config: withWeights({ centrality: 0.5 }) },
 ];
 
 /** The strategies named in `names` (all when empty); an unknown name is an error message. */

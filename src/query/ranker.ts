@@ -1,5 +1,6 @@
 import { fuse } from "./fusion.js";
 import { callgraphSignal } from "./signals/callgraph.js";
+import { centralitySignal } from "./signals/centrality.js";
 import { cochangeSignal } from "./signals/cochange.js";
 import type { SignalContext } from "./signals/context.js";
 import { exactNameSignal } from "./signals/exact-name.js";
@@ -20,6 +21,7 @@ const FIRST_PASS: ReadonlyArray<[SignalName, Signal]> = [
   ["history", historySignal],
   ["semantic", semanticSignal],
   ["exactName", exactNameSignal],
+  ["centrality", centralitySignal],
 ];
 /** Signals that expand from the first fusion's best files. */
 const NEIGHBOURS: ReadonlyArray<[SignalName, Signal]> = [

@@ -69,6 +69,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     cochange: 0,
     callgraph: 0,
     exactName: 0,
+    centrality: 0,
   }),
   signalDepth: 200,
   testPenalty: 0.5,

@@ -37,7 +37,7 @@ export interface TaskQuery {
 }
 
 /** The signals a ranking fuses. */
-export type SignalName = "lexical" | "symbols" | "references" | "history" | "semantic" | "cochange" | "callgraph" | "exactName";
+export type SignalName = "lexical" | "symbols" | "references" | "history" | "semantic" | "cochange" | "callgraph" | "exactName" | "centrality";
 
 /** One file found by a signal. */
 export interface SignalHit {

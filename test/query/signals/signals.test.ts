@@ -19,7 +19,7 @@ afterAll(async () => {
 
 /** The files one signal finds, best first (all signals off but that one). */
 async function signal(name: SignalName, task: string): Promise<string[]> {
-  const weights = { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 0, cochange: 0, callgraph: 0, exactName: 0, [name]: 1 };
+  const weights = { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 0, cochange: 0, callgraph: 0, exactName: 0, centrality: 0, [name]: 1 };
   const { files } = await engine.rank(task, { refresh: false, ranking: { weights, testPenalty: 1, docPenalty: 1 } });
   return files.map((f) => f.path);
 }
@@ -70,6 +70,12 @@ describe("signals", () => {
     const callgraph = files.find((f) => f.path === "shop/payments/retry.py")?.signals.callgraph;
     // charge_card (shop/payments/card.py) calls into the retry module, resolved through its import.
     expect(callgraph?.evidence).toContain("shop/payments/card.py calls into it");
+  });
+
+  it("centrality: the same PageRank prior whatever the task", async () => {
+    const one = await signal("centrality", "declined card retry");
+    expect(one.length).toBeGreaterThan(2);
+    expect(await signal("centrality", "rounding of invoice totals")).toEqual(one);
   });
 
   it("semantic finds nothing without vectors, and the others still rank", async () => {
