@@ -176,6 +176,9 @@ export class IndexStore {
   /** Opens an existing index for reading; null when there is none (or it is still being created). */
   static openForRead(indexDir: string): IndexStore | null {
     if (!IndexStore.exists(indexDir)) return null;
+    // An empty file is one a writer has just created and not yet initialised (LMDB writes both
+    // meta pages at once): there is no index to read yet, and nothing damaged either.
+    if (fileSize(join(indexDir, DATA_FILE)) === 0) return null;
     const damage = checkDataFile(join(indexDir, DATA_FILE));
     if (damage) throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is damaged (${damage}). Run \`ctxsmith index\` to rebuild it.`);
     let store: IndexStore;
@@ -331,6 +334,14 @@ export class IndexStore {
 
   async close(): Promise<void> {
     await this.#env.close();
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
   }
 }
 

@@ -69,6 +69,16 @@ describe("store", () => {
     expect(() => IndexStore.openForRead(join(repo!.root, ".contextsmith"))).toThrowError(expect.objectContaining({ code: "INDEX_CORRUPT" }));
   });
 
+  it("reads an empty data file (a writer has just created it) as no index yet; the next run builds it", async () => {
+    repo = TempRepo.create({ "a.py": "x = 1\n" });
+    await indexOnce(repo.root);
+    writeFileSync(join(repo.root, ".contextsmith", "index.lmdb"), "");
+    expect(IndexStore.openForRead(join(repo.root, ".contextsmith"))).toBeNull();
+    const stats = await indexOnce(repo.root);
+    expect(stats.rebuilt).toBe(true);
+    expect(stats.files.parsed).toBe(1);
+  });
+
   it("keeps running totals equal to a recount", async () => {
     repo = TempRepo.create({ "a.py": "def a():\n    b()\n", "b.py": "import os\ndef b():\n    pass\n", "c.md": "# Notes\n" });
     await indexOnce(repo.root);
