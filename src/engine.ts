@@ -7,7 +7,7 @@ import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
 import { Notebook } from "./notes/notebook.js";
-import { renderNotes } from "./notes/render.js";
+import { renderNotes } from "./notes/format.js";
 import type { NoteTarget, NoteView } from "./notes/types.js";
 import { PathIndex } from "./query/path-index.js";
 import { runIndex, type RunOptions } from "./indexing/indexer.js";
@@ -353,9 +353,7 @@ export class Engine {
     const rel = this.#repoRelative(path);
     const store = this.#store();
     if (store?.file(rel)) return rel;
-    const candidates = store ? new PathIndex((function* () {
-      for (const { path: p } of store.allStats()) yield p;
-    })()).resolve(rel) : [];
+    const candidates = store ? new PathIndex(store.allPaths()).resolve(rel) : [];
     if (candidates.length === 1) return candidates[0]!;
     if (candidates.length > 1) {
       throw new ContextSmithError("INVALID_ARGUMENT", `${path} matches several files: ${candidates.slice(0, 10).join(", ")}`, { candidates });

@@ -1,7 +1,7 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { SymbolInfo } from "../core/types.js";
 import { PathIndex } from "../query/path-index.js";
-import type { IndexStore } from "../store/store.js";
+import { pairedWith, type IndexStore } from "../store/store.js";
 import type { SymbolLocation, SymbolLookup, SymbolRef } from "./types.js";
 
 /** Suggestions offered for a name that matched nothing. */
@@ -83,12 +83,7 @@ export class SymbolFinder {
 
   /** Files defining `name`, in path order. */
   definers(name: string): string[] {
-    const paths: string[] = [];
-    for (const key of this.#store.defs.getKeys({ start: [name] })) {
-      if (key[0] !== name) break;
-      paths.push(key[1]);
-    }
-    return paths;
+    return pairedWith(this.#store.defs, name);
   }
 
   symbols(path: string): SymbolInfo[] {
@@ -136,9 +131,7 @@ export class SymbolFinder {
   }
 
   #pathIndex(): PathIndex {
-    this.#paths ??= new PathIndex((function* (store) {
-      for (const { path } of store.allStats()) yield path;
-    })(this.#store));
+    this.#paths ??= new PathIndex(this.#store.allPaths());
     return this.#paths;
   }
 }

@@ -206,10 +206,9 @@ export class ModuleResolver {
     const named = imp.names.filter((n) => n.name !== "*");
     if (named.length < imp.names.length) {
       // `import a.b.*`: every class of the package, or the nested classes of a class.
-      const pkg = this.#byLongestTail("java", dir, "").length > 0 ? this.#byLongestTail("java", dir, "") : [];
-      const files = [...(this.#byDir.get(dir) ?? [])];
-      for (const [d, list] of this.#byDir) if (d.endsWith(`/${dir}`)) files.push(...list);
-      return [...new Set([...pkg, ...files.filter((f) => f.endsWith(".java"))])].sort();
+      const files = this.#byLongestTail("java", dir, "");
+      for (const [d, list] of this.#byDir) if (d === dir || d.endsWith(`/${dir}`)) files.push(...list);
+      return [...new Set(files.filter((f) => f.endsWith(".java")))].sort();
     }
     if (named.length === 0) return this.#exactTail("java", dir);
     // `import a.b.C` is a class file; `import static a.b.C.m` names a member of one.

@@ -8,7 +8,7 @@ import { dirOf, fileModuleKeys, ModuleResolver, PACKAGE_KEY } from "../graph/mod
 import { pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
 import type { FileGraph } from "../graph/types.js";
-import type { IndexStore } from "../store/store.js";
+import { pairedWith, type IndexStore } from "../store/store.js";
 
 /**
  * Files resolved per transaction: bounded memory and write-transaction size on any repository,
@@ -47,7 +47,7 @@ export async function updateGraph(store: IndexStore, root: string): Promise<Grap
   const changed = journal.filter((e) => e.value === "changed").map((e) => e.key);
   if (changed.length > 0) await expand(store, changed, cold);
 
-  const modules = new ModuleResolver(pathsOf(store), workspacePackages(store, root));
+  const modules = new ModuleResolver(store.allPaths(), workspacePackages(store, root));
   const pending = [...store.graphJournal.getKeys()];
   let resolver!: Resolver;
   let resolved = 0;
@@ -90,9 +90,10 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
   const toResolve = new Set<string>(changed);
   const names = new Set<string>();
   const defined = new Map<string, { names: string[]; shape: string } | null>();
+  const coldDefs: Array<[name: string, path: string]> = [];
   for (const path of changed) {
     // A workspace package.json may name a package (differently): bare imports may resolve anew.
-    if (!cold && (path === "package.json" || path.endsWith("/package.json"))) names.add(PACKAGE_KEY);
+    if (!cold && isPackageJson(path)) names.add(PACKAGE_KEY);
     // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
     if (languageOf(path) === null) continue;
     const exists = store.file(path) !== undefined;
@@ -100,7 +101,7 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     if (cold) {
       // Only the definitions index now; each file's `defined` record is written with its graph
       // (step 2 reads its parse anyway).
-      for (const name of definedNames(symbols)) names.add(`${name}\u0000${path}`);
+      for (const name of definedNames(symbols)) coldDefs.push([name, path]);
       continue;
     }
     const before = store.defined.get(path);
@@ -115,26 +116,15 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     // A file that appears or disappears changes what imports resolve to.
     const appeared = !before && store.graph.get(path) === undefined && exists;
     if (appeared || !exists) for (const key of fileModuleKeys(path)) names.add(key);
-    for (const key of store.dependents.getKeys({ start: [path] })) {
-      if (key[0] !== path) break;
-      toResolve.add(key[1]);
-    }
+    for (const dependent of pairedWith(store.dependents, path)) toResolve.add(dependent);
   }
   if (cold) {
     await store.transaction(() => {
-      for (const key of names) {
-        const [name, path] = key.split("\u0000") as [string, string];
-        void store.defs.put([name, path], true);
-      }
+      for (const key of coldDefs) void store.defs.put(key, true);
     });
     return;
   }
-  for (const name of names) {
-    for (const key of store.refs.getKeys({ start: [name] })) {
-      if (key[0] !== name) break;
-      toResolve.add(key[1]);
-    }
-  }
+  for (const name of names) for (const file of pairedWith(store.refs, name)) toResolve.add(file);
   await store.transaction(() => {
     for (const [path, now] of defined) {
       const stored = store.defined.get(path);
@@ -164,8 +154,8 @@ function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[])
 /** Package name -> folder, from the package.json files of the index (a JS/TS monorepo's workspaces). */
 function workspacePackages(store: IndexStore, root: string): Map<string, string> {
   const packages = new Map<string, string>();
-  for (const { path } of store.allStats()) {
-    if (path !== "package.json" && !path.endsWith("/package.json")) continue;
+  for (const path of store.allPaths()) {
+    if (!isPackageJson(path)) continue;
     try {
       const { name } = JSON.parse(readFileSync(join(root, path), "utf8")) as { name?: unknown };
       // The shallowest package.json wins a name that test fixtures reuse.
@@ -179,12 +169,12 @@ function workspacePackages(store: IndexStore, root: string): Map<string, string>
   return packages;
 }
 
-function depth(dir: string): number {
-  return dir === "" ? 0 : dir.split("/").length;
+function isPackageJson(path: string): boolean {
+  return path === "package.json" || path.endsWith("/package.json");
 }
 
-function* pathsOf(store: IndexStore): IterableIterator<string> {
-  for (const { path } of store.allStats()) yield path;
+function depth(dir: string): number {
+  return dir === "" ? 0 : dir.split("/").length;
 }
 
 /** The graph of a stored file and what others read of it, or null when it is gone or has no parse. */
@@ -263,14 +253,7 @@ function storeSource(store: IndexStore, modules: ModuleResolver): ResolveSource 
     },
     definers(name) {
       let d = definers.get(name);
-      if (!d) {
-        d = [];
-        for (const key of store.defs.getKeys({ start: [name] })) {
-          if (key[0] !== name) break;
-          d.push(key[1]);
-        }
-        definers.set(name, d);
-      }
+      if (!d) definers.set(name, (d = pairedWith(store.defs, name)));
       return d;
     },
   };

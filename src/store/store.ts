@@ -241,6 +241,11 @@ export class IndexStore {
     for (const { key, value } of this.#files.getRange()) yield { path: key, ...value };
   }
 
+  /** The path of every file record, in path order (keys only: nothing decoded). */
+  allPaths(): Iterable<string> {
+    return this.#stats.getKeys();
+  }
+
   /** Size, mtime and content hash of every file record, in path order. */
   *allStats(): IterableIterator<{ path: string; size: number; mtimeMs: number; hash: string }> {
     for (const { key, value } of this.#stats.getRange()) yield { path: key, size: value[0], mtimeMs: value[1], hash: value[2] };
@@ -343,6 +348,16 @@ function fileSize(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** The second parts of the `[first, second]` keys of a pair table (`defs`, `refs`, `dependents`) whose first part is `first`. */
+export function pairedWith(table: Database<true, [string, string]>, first: string): string[] {
+  const seconds: string[] = [];
+  for (const key of table.getKeys({ start: [first] })) {
+    if (key[0] !== first) break;
+    seconds.push(key[1]);
+  }
+  return seconds;
 }
 
 /** Errors by which LMDB (or the decoder) says the data itself is damaged. */
