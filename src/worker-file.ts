@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The worker entries under `workers/`. */
-export type WorkerName = "parse" | "git-log" | "tokens";
+export type WorkerName = "parse" | "git-log" | "tokens" | "embed";
 
 /**
  * Resolves a compiled worker entry, `dist/workers/<name>.js`, from wherever this module runs:

@@ -5,7 +5,7 @@ import { workerFile } from "../worker-file.js";
  * A pool of `threads` workers running `workers/<name>.js`. piscina is imported on first use:
  * a run with nothing to parse never loads it.
  */
-export async function createPool(name: "parse" | "git-log", threads: number): Promise<Piscina> {
+export async function createPool(name: "parse" | "git-log" | "embed", threads: number): Promise<Piscina> {
   const { Piscina } = await import("piscina");
   return new Piscina({
     filename: workerFile(name),

@@ -1,0 +1,48 @@
+import { LocalEmbedder, LocalReranker } from "./local.js";
+import { locateModel } from "./model-store.js";
+import { OllamaEmbedder, OpenAIEmbedder } from "./remote.js";
+import type { DownloadProgress, Embedder, EmbeddingSettings, Reranker } from "./types.js";
+
+/** What a provider needs besides the settings. */
+export interface ProviderOptions {
+  /** Embed worker threads of the local provider. */
+  threads: number;
+  onDownload?: (progress: DownloadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** The configured embedding provider, or null when semantic search is turned off (`none`). */
+export function createEmbedder(settings: EmbeddingSettings, options: ProviderOptions): Embedder | null {
+  switch (settings.provider) {
+    case "none":
+      return null;
+    case "ollama":
+      return new OllamaEmbedder({ endpoint: settings.endpoint!, model: settings.model, apiKey: settings.apiKey, signal: options.signal });
+    case "openai":
+      return new OpenAIEmbedder({ endpoint: settings.endpoint!, model: settings.model, apiKey: settings.apiKey, signal: options.signal });
+    case "local":
+      return new LocalEmbedder({ ...localOptions(settings, settings.model, options), threads: options.threads });
+  }
+}
+
+/** The cross-encoder of `--rerank` (always local ONNX). */
+export function createReranker(settings: EmbeddingSettings, options: ProviderOptions): Reranker {
+  return new LocalReranker({ ...localOptions(settings, settings.rerankModel, options), quantized: false, threads: options.threads });
+}
+
+function localOptions(settings: EmbeddingSettings, model: string, options: ProviderOptions) {
+  return {
+    model,
+    quantized: settings.quantized,
+    keepAlive: settings.keepAlive,
+    locate: () =>
+      locateModel(model, {
+        cacheDir: settings.cacheDir,
+        offline: settings.offline,
+        hubEndpoint: settings.hubEndpoint,
+        quantized: settings.quantized,
+        onProgress: options.onDownload,
+        signal: options.signal,
+      }),
+  };
+}

@@ -1,0 +1,150 @@
+import type { Piscina } from "piscina";
+import { ContextSmithError } from "../core/errors.js";
+import { createPool } from "../indexing/pools.js";
+import { readModelCard, type ModelCard } from "./model-dir.js";
+import { EMBED_PROTOCOL_VERSION, type EmbedResult, type EmbedTask } from "./protocol.js";
+import { Resident } from "./resident.js";
+import type { Embedder, EmbedKind, KeepAlive, Provenance, Reranker } from "./types.js";
+
+/** Texts per inference call: padding waste stays small because batches hold texts of similar length. */
+const BATCH = 32;
+
+/** How a local model is found and run. */
+export interface LocalModelOptions {
+  /** The model as configured (a hub id or a folder). */
+  model: string;
+  /** Resolves the model to a local folder, downloading it when needed. */
+  locate: () => Promise<string>;
+  quantized: boolean;
+  /** Embed worker threads (one intra-op thread each). */
+  threads: number;
+  keepAlive: KeepAlive;
+}
+
+/**
+ * An ONNX model in a piscina pool of embed workers (workers/embed.ts). The folder is located (and
+ * downloaded) once; the pool and the model in each worker load on first use and go after the
+ * keep-alive grace period (see Resident).
+ */
+class OnnxPool {
+  #card: Promise<ModelCard> | null = null;
+  readonly #pool: Resident<Piscina>;
+
+  constructor(readonly options: LocalModelOptions) {
+    this.#pool = new Resident(() => createPool("embed", options.threads), (pool) => pool.destroy(), options.keepAlive);
+  }
+
+  card(): Promise<ModelCard> {
+    if (!this.#card) {
+      const card = this.options.locate().then((dir) => readModelCard(dir, this.options.model, this.options.quantized));
+      this.#card = card;
+      card.catch(() => {
+        if (this.#card === card) this.#card = null;
+      });
+    }
+    return this.#card;
+  }
+
+  /** Runs tasks on the pool (all of one call share one residency). */
+  async run(tasks: ReadonlyArray<(card: ModelCard) => EmbedTask>): Promise<EmbedResult[]> {
+    const card = await this.card();
+    return this.#pool.use(async (pool) => {
+      try {
+        return await Promise.all(tasks.map((make) => pool.run(make(card)) as Promise<EmbedResult>));
+      } catch (error) {
+        throw ContextSmithError.from(error);
+      }
+    });
+  }
+
+  get resident(): boolean {
+    return this.#pool.loaded;
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}
+
+/** Splits `texts` into batches of similar length; returns each batch's original positions. */
+export function lengthBatches(texts: readonly string[], size = BATCH): number[][] {
+  const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; i += size) batches.push(order.slice(i, i + size));
+  return batches;
+}
+
+/** The local ONNX provider: the default. */
+export class LocalEmbedder implements Embedder {
+  readonly #pool: OnnxPool;
+  #provenance: Promise<Provenance> | null = null;
+
+  constructor(options: LocalModelOptions) {
+    this.#pool = new OnnxPool(options);
+  }
+
+  /** Whether the model is loaded in worker threads right now (keep-alive). */
+  get resident(): boolean {
+    return this.#pool.resident;
+  }
+
+  provenance(): Promise<Provenance> {
+    if (!this.#provenance) {
+      const made = this.#pool.card().then(async (card) => {
+        // Without a config.json hidden size, the model says its dimension by embedding one text.
+        const dimension = card.dimension ?? (await this.embed(["dimension probe"], "document"))[0]!.length;
+        const key = `local:${this.#pool.options.model}:${card.fingerprint}:${card.pooling}`;
+        return { provider: "local" as const, model: this.#pool.options.model, dimension, pooling: card.pooling, key };
+      });
+      this.#provenance = made;
+      made.catch(() => {
+        if (this.#provenance === made) this.#provenance = null;
+      });
+    }
+    return this.#provenance;
+  }
+
+  async embed(texts: readonly string[], kind: EmbedKind): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const batches = lengthBatches(texts);
+    const results = await this.#pool.run(
+      batches.map((batch) => (card) => ({ version: EMBED_PROTOCOL_VERSION, op: "embed", card, kind, texts: batch.map((i) => texts[i]!) })),
+    );
+    const out = new Array<Float32Array>(texts.length);
+    batches.forEach((batch, b) => {
+      const { values, dimension } = results[b]!;
+      batch.forEach((index, j) => {
+        out[index] = values.slice(j * dimension, (j + 1) * dimension);
+      });
+    });
+    return out;
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}
+
+/** A cross-encoder on the same machinery, for `context --rerank`. */
+export class LocalReranker implements Reranker {
+  readonly #pool: OnnxPool;
+
+  constructor(options: LocalModelOptions) {
+    this.#pool = new OnnxPool(options);
+  }
+
+  async score(query: string, documents: readonly string[]): Promise<number[]> {
+    if (documents.length === 0) return [];
+    const batches = lengthBatches(documents, 8);
+    const results = await this.#pool.run(
+      batches.map((batch) => (card) => ({ version: EMBED_PROTOCOL_VERSION, op: "score", card, query, documents: batch.map((i) => documents[i]!) })),
+    );
+    const scores = new Array<number>(documents.length);
+    batches.forEach((batch, b) => batch.forEach((index, j) => (scores[index] = results[b]!.values[j]!)));
+    return scores;
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}

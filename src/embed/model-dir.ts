@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ContextSmithError } from "../core/errors.js";
+import type { Pooling } from "./types.js";
+
+/** What a model folder says about itself: the ONNX file to load, pooling, lengths, dimension. */
+export interface ModelCard {
+  dir: string;
+  /** The ONNX file, absolute. */
+  onnx: string;
+  pooling: Exclude<Pooling, "provider">;
+  /** Hidden size from config.json (the vector dimension of an encoder). */
+  dimension: number | null;
+  /** Token positions the model has (inputs are truncated to this). */
+  maxLength: number;
+  /** Text put before a query (BGE's retrieval instruction), "" for most models. */
+  queryPrefix: string;
+  /** Changes when the weights or the way they are read change: part of the vector space's key. */
+  fingerprint: string;
+}
+
+const ONNX_FILES = ["onnx/model.onnx", "model.onnx"];
+const QUANTIZED_FILES = ["onnx/model_quantized.onnx", "onnx/model_int8.onnx", "model_quantized.onnx", "onnx/model_qint8_avx512_vnni.onnx"];
+
+/** BGE's English v1.5 models retrieve best with this instruction before a short query. */
+const BGE_QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
+
+/** Reads a model folder; `model` (the id it was configured as) picks known query prefixes. */
+export function readModelCard(dir: string, model: string, quantized: boolean): ModelCard {
+  const candidates = quantized ? [...QUANTIZED_FILES, ...ONNX_FILES] : ONNX_FILES;
+  const file = candidates.find((f) => existsSync(join(dir, f)));
+  if (!file) throw new ContextSmithError("NOT_FOUND", `No ONNX model in ${dir} (looked for ${candidates.join(", ")}).`);
+  const config = readJsonIfAny(join(dir, "config.json")) as { hidden_size?: number; max_position_embeddings?: number } | null;
+  const poolingConfig = readJsonIfAny(join(dir, "1_Pooling", "config.json")) as { pooling_mode_cls_token?: boolean; pooling_mode_mean_tokens?: boolean } | null;
+  const pooling = poolingConfig?.pooling_mode_cls_token ? "cls" : poolingConfig?.pooling_mode_mean_tokens ? "mean" : /bge/i.test(model) ? "cls" : "mean";
+  const onnx = join(dir, file);
+  const stat = statSync(onnx);
+  const fingerprint = createHash("sha256")
+    .update(`${file}\0${stat.size}\0${readTextIfAny(join(dir, "config.json"))}\0${pooling}`)
+    .digest("hex")
+    .slice(0, 16);
+  return {
+    dir,
+    onnx,
+    pooling,
+    dimension: typeof config?.hidden_size === "number" ? config.hidden_size : null,
+    maxLength: Math.min(512, config?.max_position_embeddings ?? 512),
+    queryPrefix: /bge-(small|base|large)-en-v1\.5/i.test(model) ? BGE_QUERY_PREFIX : "",
+    fingerprint,
+  };
+}
+
+function readTextIfAny(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function readJsonIfAny(path: string): unknown {
+  const text = readTextIfAny(path);
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ContextSmithError("INVALID_ARGUMENT", `Cannot read ${path}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,116 @@
+import type { InferenceSession } from "onnxruntime-node";
+import { ContextSmithError } from "../core/errors.js";
+import type { ModelCard } from "./model-dir.js";
+import { WordPieceTokenizer, type Encoding } from "./tokenizer.js";
+import type { EmbedKind } from "./types.js";
+import { normalize } from "./vector-math.js";
+
+/** Summaries are short; longer ones are cut here (a signature and a doc sentence fit easily). */
+export const DOCUMENT_MAX_TOKENS = 128;
+
+/**
+ * A BERT-shaped ONNX model on onnxruntime's CPU provider: tokenizes, pads a batch to its longest
+ * input, runs the session, pools (CLS or attention-masked mean) and L2-normalises. Runs inside an
+ * embed worker; one intra-op thread per worker, so a pool of N workers uses N cores.
+ */
+export class OnnxEncoder {
+  private constructor(
+    readonly card: ModelCard,
+    private readonly session: InferenceSession,
+    private readonly tokenizer: WordPieceTokenizer,
+    private readonly ort: typeof import("onnxruntime-node"),
+  ) {}
+
+  static async load(card: ModelCard, threads = 1): Promise<OnnxEncoder> {
+    const tokenizer = WordPieceTokenizer.fromDir(card.dir);
+    const ort = await import("onnxruntime-node");
+    let session: InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(card.onnx, {
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: "all",
+        executionMode: "sequential",
+      });
+    } catch (error) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `Cannot load the model ${card.onnx}: ${(error as Error).message}`);
+    }
+    return new OnnxEncoder(card, session, tokenizer, ort);
+  }
+
+  /** Unit vectors of `texts`, packed one after another; `dimension` floats each. */
+  async embed(texts: readonly string[], kind: EmbedKind): Promise<{ vectors: Float32Array; dimension: number }> {
+    const maxLength = kind === "query" ? this.card.maxLength : Math.min(DOCUMENT_MAX_TOKENS, this.card.maxLength);
+    const prefix = kind === "query" ? this.card.queryPrefix : "";
+    const encodings = texts.map((t) => this.tokenizer.encode(prefix + t, maxLength));
+    const { output, dims, mask, width } = await this.#run(encodings);
+    const n = encodings.length;
+    if (dims.length === 2) {
+      // Already one vector per text (a model exported with its pooling).
+      const vectors = Float32Array.from(output);
+      for (let i = 0; i < n; i++) normalize(vectors.subarray(i * dims[1]!, (i + 1) * dims[1]!));
+      return { vectors, dimension: dims[1]! };
+    }
+    const dimension = dims[2]!;
+    const vectors = new Float32Array(n * dimension);
+    for (let i = 0; i < n; i++) {
+      const v = vectors.subarray(i * dimension, (i + 1) * dimension);
+      if (this.card.pooling === "cls") v.set(output.subarray(i * width * dimension, i * width * dimension + dimension));
+      else {
+        let count = 0;
+        for (let t = 0; t < width; t++) {
+          if (mask[i * width + t] === 0n) continue;
+          count++;
+          const base = (i * width + t) * dimension;
+          for (let d = 0; d < dimension; d++) v[d]! += output[base + d]!;
+        }
+        for (let d = 0; d < dimension; d++) v[d]! /= Math.max(1, count);
+      }
+      normalize(v);
+    }
+    return { vectors, dimension };
+  }
+
+  /** Cross-encoder relevance of each document to the query: the model's first logit. */
+  async score(query: string, documents: readonly string[]): Promise<Float32Array> {
+    const encodings = documents.map((d) => this.tokenizer.encodePair(query, d, this.card.maxLength));
+    const { output, dims } = await this.#run(encodings);
+    const perRow = dims.slice(1).reduce((a, b) => a * b, 1);
+    return Float32Array.from({ length: documents.length }, (_, i) => output[i * perRow]!);
+  }
+
+  async #run(encodings: readonly Encoding[]): Promise<{ output: Float32Array; dims: readonly number[]; mask: BigInt64Array; width: number }> {
+    const n = encodings.length;
+    const width = Math.max(...encodings.map((e) => e.ids.length));
+    const ids = new BigInt64Array(n * width).fill(BigInt(this.tokenizer.pad));
+    const mask = new BigInt64Array(n * width);
+    const types = new BigInt64Array(n * width);
+    encodings.forEach((e, i) => {
+      for (let t = 0; t < e.ids.length; t++) {
+        ids[i * width + t] = BigInt(e.ids[t]!);
+        mask[i * width + t] = 1n;
+        types[i * width + t] = BigInt(e.typeIds[t]!);
+      }
+    });
+    const { Tensor } = this.ort;
+    const all: Record<string, InstanceType<typeof Tensor>> = {
+      input_ids: new Tensor("int64", ids, [n, width]),
+      attention_mask: new Tensor("int64", mask, [n, width]),
+      token_type_ids: new Tensor("int64", types, [n, width]),
+    };
+    const feeds: Record<string, InstanceType<typeof Tensor>> = {};
+    for (const name of this.session.inputNames) {
+      const tensor = all[name];
+      if (!tensor) throw new ContextSmithError("INVALID_ARGUMENT", `The model ${this.card.onnx} wants an input ${name}: only BERT-style models (input_ids, attention_mask, token_type_ids) are supported.`);
+      feeds[name] = tensor;
+    }
+    const results = await this.session.run(feeds);
+    const out = results[this.session.outputNames[0]!]!;
+    if (out.type !== "float32") throw new ContextSmithError("INVALID_ARGUMENT", `The model's output is ${out.type}, not float32.`);
+    return { output: out.data as Float32Array, dims: out.dims, mask, width };
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}
