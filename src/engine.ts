@@ -14,6 +14,10 @@ import { runIndex, type RunOptions } from "./indexing/indexer.js";
 import { TokenWorker, type AsyncTokenCounter } from "./query/pack/token-worker.js";
 import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
 import { Searcher, type RankOptions } from "./query/searcher.js";
+import { describeFile, rerankFiles } from "./query/rerank.js";
+import { TaskEmbedder, type TaskEmbedding } from "./query/task-vector.js";
+import { createReranker } from "./embed/factory.js";
+import type { Reranker } from "./embed/types.js";
 import type { ContextResult, RankResult, SearchHit } from "./query/types.js";
 import { loadLexical, type LexicalIndex } from "./store/lexical.js";
 import { IndexStore } from "./store/store.js";
@@ -40,6 +44,14 @@ export interface QueryOptions {
   ranking?: RankingOverrides;
 }
 
+/** Options of `context`. */
+export interface ContextOptions extends QueryOptions {
+  /** Token budget (default 4,000). */
+  budget?: number;
+  /** Re-order the top 20 files with the cross-encoder (`CTXSMITH_RERANK_MODEL`); experimental, off by default. */
+  rerank?: boolean;
+}
+
 /** What `Engine.status()` reports about the stored index. */
 export interface IndexStatus {
   root: string;
@@ -48,7 +60,10 @@ export interface IndexStatus {
   totals: StoreMeta["totals"];
   gitHead: string | null;
   commits: number;
+  /** Whether queries use the semantic signal: the index holds complete vectors. */
   semantic: boolean;
+  /** The provider and model of the index's vectors, or null. */
+  semanticModel: string | null;
   lastRun: StoreMeta["lastRun"];
   indexBytes: number;
 }
@@ -73,6 +88,8 @@ export class Engine {
   #graph: { key: string; graph: CodeGraph } | null = null;
   #counter: AsyncTokenCounter | null = null;
   #refreshing: Promise<unknown> | null = null;
+  #tasks: TaskEmbedder | null = null;
+  #reranker: Reranker | null = null;
 
   /** @throws ContextSmithError `PATH_NOT_FOUND` or `NOT_A_DIRECTORY` for a bad root. */
   constructor(root: string, options: EngineOptions = {}) {
@@ -107,7 +124,8 @@ export class Engine {
       totals: meta.totals,
       gitHead: meta.gitHead,
       commits: meta.commits,
-      semantic: meta.semantic,
+      semantic: meta.semantic?.complete === true && meta.semantic.vectors > 0,
+      semanticModel: meta.semantic ? `${meta.semantic.provenance.provider} ${meta.semantic.provenance.model}` : null,
       lastRun: meta.lastRun,
       indexBytes: store.diskBytes(),
     };
@@ -133,8 +151,8 @@ export class Engine {
    * ```
    */
   async rank(task: string, options: QueryOptions & { limit?: number } = {}): Promise<RankResult> {
-    const searcher = await this.#ready(options);
-    const result = searcher.rank(task, this.#rankOptions(options));
+    const { searcher, rankOptions, notices } = await this.#prepare(task, options);
+    const result = { ...searcher.rank(task, rankOptions), ...withNotices(notices) };
     return options.limit === undefined ? result : { ...result, files: result.files.slice(0, options.limit) };
   }
 
@@ -143,22 +161,31 @@ export class Engine {
    * configured encoding: markdown with a header per file and numbered lines. `tokens` is never
    * more than `budget`.
    */
-  async context(task: string, options: QueryOptions & { budget?: number } = {}): Promise<ContextResult> {
+  async context(task: string, options: ContextOptions = {}): Promise<ContextResult> {
     const budget = options.budget ?? 4000;
     if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
     const config = this.#rankOptions(options).config ?? this.ranking;
     // The encoder loads in its worker while the index is refreshed and the task ranked.
     const counter = this.#tokenCounter(config.pack.encoding);
-    const searcher = await this.#ready(options);
-    const ranked = searcher.rank(task, { config }).files;
+    const { searcher, rankOptions, notices } = await this.#prepare(task, options);
+    let ranked = searcher.rank(task, { ...rankOptions, config }).files;
+    if (options.rerank) {
+      this.#reranker ??= createReranker(this.config.embedding, { threads: 1 });
+      try {
+        ranked = await rerankFiles(task, ranked, this.#reranker, (path) => describeFile(path, searcher.symbolsOf(path)));
+      } catch (error) {
+        notices.push(`re-ranking skipped: ${ContextSmithError.from(error, "INTERNAL").message}`);
+      }
+    }
     const packed = await searcher.packRanked(task, ranked, budget, counter, config);
-    return this.#withNotes(packed, (reduced) => searcher.packRanked(task, ranked, reduced, counter, config), counter);
+    const result = await this.#withNotes(packed, (reduced) => searcher.packRanked(task, ranked, reduced, counter, config), counter);
+    return { ...result, ...withNotices(notices) };
   }
 
   /** Functions and classes matching `query`, best first, with file, line and signature. */
   async search(query: string, options: QueryOptions & { limit?: number } = {}): Promise<SearchHit[]> {
-    const searcher = await this.#ready(options);
-    return searcher.search(query, options.limit ?? 20);
+    const { searcher, rankOptions } = await this.#prepare(query, options);
+    return searcher.search(query, options.limit ?? 20, rankOptions);
   }
 
   /**
@@ -277,7 +304,31 @@ export class Engine {
     const counter = this.#counter;
     this.#counter = null;
     await counter?.close();
+    const [tasks, reranker] = [this.#tasks, this.#reranker];
+    this.#tasks = null;
+    this.#reranker = null;
+    await tasks?.close();
+    await reranker?.close();
     await reader?.close();
+  }
+
+  /**
+   * Refreshes the index when asked and embeds the task for the semantic signal: the model loads
+   * while the index is refreshed, when the index already has vectors.
+   */
+  async #prepare(task: string, options: QueryOptions): Promise<{ searcher: Searcher; rankOptions: RankOptions; notices: string[] }> {
+    const rankOptions = this.#rankOptions(options);
+    const wantsSemantic = (rankOptions.config ?? this.ranking).weights.semantic > 0;
+    const start = (): Promise<TaskEmbedding> | null => {
+      if (!wantsSemantic || !((this.#store()?.meta().semantic?.vectors ?? 0) > 0)) return null;
+      this.#tasks ??= new TaskEmbedder(this.config.embedding);
+      return this.#tasks.start(task);
+    };
+    let pending = start();
+    const searcher = await this.#ready(options);
+    pending ??= start();
+    const { vector, notice } = await TaskEmbedder.resolve(pending, this.#store()!.meta().semantic);
+    return { searcher, rankOptions: { ...rankOptions, taskVector: vector }, notices: notice ? [notice] : [] };
   }
 
   /** Refreshes the index when asked, then returns a searcher over its current state. */
@@ -391,6 +442,10 @@ export class Engine {
     this.#reader ??= IndexStore.openForRead(this.config.indexDir);
     return this.#reader;
   }
+}
+
+function withNotices(notices: string[]): { notices?: string[] } {
+  return notices.length > 0 ? { notices } : {};
 }
 
 function requireName(name: string): string {

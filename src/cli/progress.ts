@@ -37,16 +37,20 @@ export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream 
         case "plan":
           draw(`${e.toRead} to read, ${e.unchanged} unchanged, ${e.removed} removed`, true);
           break;
-        case "parse": {
-          const share = e.total === 0 ? 1 : e.done / e.total;
-          const cells = 24;
-          const full = Math.round(share * cells);
-          draw(`parsing ${"█".repeat(full)}${"░".repeat(cells - full)} ${e.done}/${e.total} files ${Math.round(share * 100)}%`, e.done === e.total);
+        case "parse":
+          draw(`parsing ${bar(e.total === 0 ? 1 : e.done / e.total)} ${e.done}/${e.total} files`, e.done === e.total);
           break;
-        }
         case "git":
           draw(`history: ${e.commits} new commits`, true);
           break;
+        case "embed":
+          draw(`embedding ${bar(e.total === 0 ? 1 : e.done / e.total)} ${e.done}/${e.total} files · ${e.embedded} summaries embedded`, e.done === e.total);
+          break;
+        case "download": {
+          const mb = (n: number): string => (n / 1048576).toFixed(1);
+          draw(`downloading ${e.model} ${e.file} ${e.total ? `${bar(e.received / e.total)} ${mb(e.received)}/${mb(e.total)} MB` : `${mb(e.received)} MB`}`, e.received === e.total);
+          break;
+        }
         case "lexical":
         case "graph":
           draw(e.message, true);
@@ -59,4 +63,11 @@ export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream 
       if (drawn) stream.write("\r\x1b[2K");
     },
   };
+}
+
+/** A 24-cell bar and the percentage. */
+function bar(share: number): string {
+  const cells = 24;
+  const full = Math.round(Math.min(1, share) * cells);
+  return `${"█".repeat(full)}${"░".repeat(cells - full)} ${Math.round(Math.min(1, share) * 100)}%`;
 }

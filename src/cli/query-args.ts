@@ -72,6 +72,11 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** What a query could not use (the semantic signal skipped, say): one line each on stderr. */
+export function printNotices(notices: readonly string[] | undefined, io: CliIO): void {
+  for (const notice of notices ?? []) io.stderr.write(`note: ${notice}\n`);
+}
+
 /** `--limit` as a positive whole number, or an INVALID_ARGUMENT error. */
 export function positiveLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--limit must be a positive whole number, not ${limit}.`);

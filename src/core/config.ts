@@ -1,5 +1,7 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { resolveEmbeddingSettings } from "../embed/settings.js";
+import type { EmbeddingSettings } from "../embed/types.js";
 import { ContextSmithError } from "./errors.js";
 
 /** Options a caller may set; every one has a default. */
@@ -16,6 +18,8 @@ export interface IndexOptions {
   indexDir?: string;
   /** At most this many of the newest commits are read. Default 50,000. */
   maxCommits?: number;
+  /** Embedding provider and model, over the environment's `CTXSMITH_*` settings (see src/embed/settings.ts). */
+  embedding?: Partial<EmbeddingSettings>;
 }
 
 /** The fully resolved configuration: every field set, frozen. */
@@ -25,6 +29,8 @@ export interface Config {
   readonly jobs: number;
   readonly git: boolean;
   readonly semantic: boolean;
+  /** The embedding provider and model, the model cache, offline mode, keep-alive. */
+  readonly embedding: EmbeddingSettings;
   readonly maxFileBytes: number;
   readonly maxCommits: number;
   /** A parse task holds at most this many files... */
@@ -58,7 +64,7 @@ const DEFAULTS = {
 } as const;
 
 /** The one place where configuration is resolved. */
-export function resolveConfig(root: string, options: IndexOptions = {}): Config {
+export function resolveConfig(root: string, options: IndexOptions = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const absRoot = resolve(root);
   const indexDir = options.indexDir
     ? isAbsolute(options.indexDir) ? options.indexDir : resolve(absRoot, options.indexDir)
@@ -70,6 +76,7 @@ export function resolveConfig(root: string, options: IndexOptions = {}): Config 
     jobs: positiveInteger("jobs", options.jobs) ?? availableParallelism(),
     git: options.git ?? DEFAULTS.git,
     semantic: options.semantic ?? DEFAULTS.semantic,
+    embedding: resolveEmbeddingSettings(options.embedding, env),
     maxFileBytes: positiveInteger("maxFileBytes", options.maxFileBytes) ?? DEFAULTS.maxFileBytes,
     maxCommits: positiveInteger("maxCommits", options.maxCommits) ?? DEFAULTS.maxCommits,
   });

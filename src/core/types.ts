@@ -148,8 +148,22 @@ export interface IndexStats {
   timings: Record<string, number>;
   indexBytes: number;
   rebuilt: boolean;
-  semantic: boolean;
+  semantic: SemanticStats;
   warnings: string[];
+}
+
+/** The semantic vectors after an index run. */
+export interface SemanticStats {
+  /** Whether queries can use the semantic signal now. */
+  on: boolean;
+  /** The model whose vectors the index holds (or that was tried), e.g. `local BAAI/bge-small-en-v1.5`. */
+  model: string | null;
+  vectors: number;
+  /** Summaries embedded by the model in this run, and taken from the vector cache. */
+  embedded: number;
+  cached: number;
+  /** Why semantic search is off (no model, --no-semantic, a download that failed), or null. */
+  reason: string | null;
 }
 
 /** Progress events of long work, for bars, logs and `--progress json`. */
@@ -161,4 +175,7 @@ export type ProgressEvent =
   | { stage: "git"; commits: number }
   | { stage: "lexical"; message: string }
   | { stage: "graph"; message: string }
+  /** Files whose vectors are brought up to date, of those journalled; summaries embedded so far. */
+  | { stage: "embed"; done: number; total: number; embedded: number }
+  | { stage: "download"; model: string; file: string; received: number; total: number | null }
   | { stage: "done"; ms: number };

@@ -48,7 +48,7 @@ export function overview(store: IndexStore, root: string, resolvedCalls: number,
     index: {
       schema: meta.schema,
       lastRun: meta.lastRun ? { ...meta.lastRun, at: new Date(meta.lastRun.at).toISOString() } : null,
-      semantic: meta.semantic,
+      semantic: meta.semantic?.complete === true && meta.semantic.vectors > 0,
       indexBytes: store.diskBytes(),
       gitHead: meta.gitHead,
     },

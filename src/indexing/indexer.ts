@@ -1,9 +1,12 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { Config } from "../core/config.js";
-import type { IndexStats, ProgressEvent, SkipReason } from "../core/types.js";
+import type { IndexStats, ProgressEvent, SemanticStats, SkipReason } from "../core/types.js";
+import { createEmbedder } from "../embed/factory.js";
 import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
 import { ensureIndexDir, IndexStore } from "../store/store.js";
 import type { FileUpdate } from "../store/types.js";
+import { VectorCache } from "../store/vector-cache.js";
+import { updateEmbeddings } from "./embed-stage.js";
 import { gitHead } from "./git/log.js";
 import { updateGraph } from "./graph-stage.js";
 import { acquireWriteLock } from "./lock.js";
@@ -94,13 +97,14 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
       emit({ stage: "lexical", message: "writing the lexical index" });
       await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
     }
+    // Last: the slowest stage, and everything else is already committed and queryable meanwhile.
+    const semantic = await time("embed", () => embedStage(config, store!, emit, options.signal));
     const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
     const ms = Math.round(performance.now() - started);
     // A no-change run writes nothing: not even a meta commit (an fsync) to say so.
     if (changed || store.meta().lastRun === null) {
       await store.transaction(() =>
         store!.updateMeta((m) => {
-          m.semantic = false; // no embedding provider yet: the semantic signal is off
           m.lastRun = { at: Date.now(), ms, parsed: counts.parsed, removed: plan.remove.length };
         }),
       );
@@ -126,7 +130,7 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
       timings: { ...timings, total: ms },
       indexBytes: store.diskBytes(),
       rebuilt: opened.rebuilt,
-      semantic: false,
+      semantic,
       warnings,
     };
   } finally {
@@ -258,6 +262,34 @@ async function parseAndCommit(
   if (failure !== undefined) throw failure;
   if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
   return counts;
+}
+
+/**
+ * Brings the vectors up to date when semantic search is on. A model that cannot be had (not
+ * downloaded yet and offline, a server down) is not an error: the run finishes lexically and says
+ * why semantic search is off.
+ */
+async function embedStage(config: Config, store: IndexStore, emit: (e: ProgressEvent) => void, signal: AbortSignal | undefined): Promise<SemanticStats> {
+  const settings = config.embedding;
+  const off = (reason: string): SemanticStats => ({ on: false, model: null, vectors: store.meta().semantic?.vectors ?? 0, embedded: 0, cached: 0, reason });
+  if (!config.semantic) return off("--no-semantic");
+  if (settings.provider === "none") return off("CTXSMITH_EMBED_PROVIDER=none");
+  const embedder = createEmbedder(settings, { threads: config.jobs, signal, onDownload: (p) => emit({ stage: "download", ...p }) })!;
+  const model = `${settings.provider} ${settings.model}`;
+  let cache: VectorCache | null = null;
+  try {
+    // The model first (a download, a server): without one, nothing else is opened.
+    await embedder.provenance();
+    cache = VectorCache.open(settings.cacheDir);
+    const update = await updateEmbeddings(store, embedder, cache, { emit, signal });
+    return { on: update.vectors > 0, model, vectors: update.vectors, embedded: update.embedded, cached: update.cached, reason: update.vectors > 0 ? null : "no functions or classes to embed" };
+  } catch (error) {
+    if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
+    return { ...off(ContextSmithError.from(error, "INTERNAL").message), model };
+  } finally {
+    await embedder.close();
+    await cache?.close();
+  }
 }
 
 async function startHistory(config: Config, store: IndexStore): Promise<GitResult> {

@@ -66,13 +66,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   let lastLog = 0;
   const onProgress = (event: ProgressEvent): void => {
     const line = progressLine(event);
-    if (!line || (event.stage === "parse" && Date.now() - lastLog < 1000 && event.done !== event.total)) return;
+    if (!line || ((event.stage === "parse" || event.stage === "embed") && Date.now() - lastLog < 1000 && event.done !== event.total)) return;
     lastLog = Date.now();
     log(`contextsmith: ${line}`);
     if (server?.isConnected()) void server.sendLoggingMessage({ level: "info", logger: "contextsmith", data: line }).catch(() => undefined);
   };
   const freshness = new Freshness(engine, { minIntervalMs: options.minRefreshMs, onProgress });
-  server = createMcpServer({ engine, freshness }, options.version);
+  server = createMcpServer({ engine, freshness, log }, options.version);
   const transport = new StdioServerTransport(options.input, options.output);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -107,6 +107,10 @@ function progressLine(event: ProgressEvent): string | null {
     case "lexical":
     case "lock":
       return event.message;
+    case "embed":
+      return `embedded ${event.done}/${event.total} files (${event.embedded} summaries)`;
+    case "download":
+      return event.received === event.total ? `downloaded ${event.model} ${event.file}` : null;
     case "done":
       return `index ready in ${event.ms} ms`;
     default:

@@ -49,6 +49,8 @@ function defineTool<S extends z.ZodRawShape>(tool: ToolDefinition<S>): AnyTool {
 export interface ToolContext {
   engine: Engine;
   freshness: Freshness;
+  /** The server's log (stderr): what the agent need not read, such as a skipped semantic signal. */
+  log?: (line: string) => void;
 }
 
 const name = z.string().trim().min(1, "give a name").max(500).describe("A function, method or class: bare (charge_card), qualified (Checkout.apply_coupon, shop.payments.charge_card) or path:name (payments.py:charge_card)");
@@ -88,8 +90,9 @@ export const TOOLS: readonly AnyTool[] = [
       budget_tokens: z.number().int().min(100).max(MAX_TOKENS).optional().describe(`Tokens to fill (default ${DEFAULT_BUDGET}, at most ${MAX_TOKENS})`),
     },
     readOnly: true,
-    async run(args, { engine }) {
+    async run(args, { engine, log }) {
       const result = await engine.context(args.task, { ...noQueryRefresh, budget: args.budget_tokens ?? DEFAULT_BUDGET });
+      for (const notice of result.notices ?? []) log?.(`contextsmith: ${notice}`);
       if (result.files.length === 0) return { text: "Nothing in the repository matched the task. Try other words, or `search`.", files: [] };
       return { text: result.text, files: result.files };
     },

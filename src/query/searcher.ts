@@ -4,6 +4,7 @@ import type { ParsedFile, SymbolInfo } from "../core/types.js";
 import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
+import { openVectorSearch, type VectorSearch } from "../store/vector-index.js";
 import { matchScore, type TermWeights } from "./pack/candidates.js";
 import { fileText, type FileText } from "./pack/file-text.js";
 import { packRanking, type PackSource } from "./pack/pack-ranking.js";
@@ -34,6 +35,8 @@ export interface RankOptions {
   config?: RankingConfig;
   /** Signals to run even at weight 0: their results come back, fusion ignores them. */
   compute?: readonly SignalName[];
+  /** The task's vector in the index's vector space (the semantic signal runs only with one). */
+  taskVector?: Float32Array | null;
 }
 
 /**
@@ -49,6 +52,7 @@ export class Searcher {
   #history: HistoryIndex | undefined;
   #paths: PathIndex | undefined;
   /** The code graph's file links both ways, loaded on first use. */
+  #vectors: VectorSearch | null | undefined;
   #links: { from: Map<string, Map<string, number>>; to: Map<string, Map<string, number>> } | undefined;
   readonly #parsed = new Map<string, ParsedFile | undefined>();
   readonly #symbols = new Map<string, SymbolInfo[] | undefined>();
@@ -65,7 +69,7 @@ export class Searcher {
   /** Ranks files for `task`, with each signal's raw result (the benchmark caches them). */
   rankWithSignals(task: string, options: RankOptions = {}): RankResult & { results: SignalResult[] } {
     const config = options.config ?? this.#config;
-    return rankFiles(this.#context(task, config), { compute: options.compute });
+    return rankFiles(this.#context(task, config, options.taskVector ?? null), { compute: options.compute });
   }
 
   /** Ranks files for `task`, best first. */
@@ -79,6 +83,11 @@ export class Searcher {
     const config = options.config ?? this.#config;
     const ranked = this.rank(task, options).files;
     return this.packRanked(task, ranked, budget, counter, config);
+  }
+
+  /** A file's symbols as indexed (memoised). */
+  symbolsOf(path: string): SymbolInfo[] | undefined {
+    return this.#symbolsOf(path);
   }
 
   /** Packs an existing ranking. */
@@ -99,10 +108,10 @@ export class Searcher {
    * Functions and classes for `query`: the symbols of the best-ranked files, scored by the
    * query's terms in their names, signatures and docs, weighted by their file's rank.
    */
-  search(query: string, limit: number): SearchHit[] {
+  search(query: string, limit: number, options: RankOptions = {}): SearchHit[] {
     const weights = this.termWeights(query);
     const hits: SearchHit[] = [];
-    this.rank(query).files.slice(0, Math.max(20, limit)).forEach((file, i) => {
+    this.rank(query, options).files.slice(0, Math.max(20, limit)).forEach((file, i) => {
       for (const s of this.#symbolsOf(file.path) ?? []) {
         const match = 2 * matchScore(s.qualifiedName, weights) + matchScore(`${s.signature} ${s.doc}`, weights);
         if (match <= 0) continue;
@@ -115,10 +124,23 @@ export class Searcher {
     return hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)).slice(0, limit);
   }
 
-  #context(text: string, config: RankingConfig): Omit<SignalContext, "seeds"> {
+  #context(text: string, config: RankingConfig, taskVector: Float32Array | null): Omit<SignalContext, "seeds"> {
     const lexical = this.#lexicalIndex();
     this.#history ??= loadHistoryIndex(this.#store);
-    return { task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path), linksFrom: (path) => this.#fileLinks().from.get(path) ?? NO_LINKS, linksTo: (path) => this.#fileLinks().to.get(path) ?? NO_LINKS };
+    return {
+      task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), taskVector,
+      symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path), vectors: () => this.#vectorSearch(),
+      linksFrom: (path) => this.#fileLinks().from.get(path) ?? NO_LINKS, linksTo: (path) => this.#fileLinks().to.get(path) ?? NO_LINKS,
+    };
+  }
+
+  /** The kNN search over the index's vectors, loaded on first use; null when the index has no complete vectors. */
+  #vectorSearch(): VectorSearch | null {
+    if (this.#vectors === undefined) {
+      const semantic = this.#store.meta().semantic;
+      this.#vectors = semantic?.complete ? openVectorSearch(this.#store, semantic) : null;
+    }
+    return this.#vectors;
   }
 
   #fileLinks(): { from: Map<string, Map<string, number>>; to: Map<string, Map<string, number>> } {

@@ -73,6 +73,8 @@ export interface RankResult {
   files: RankedFile[];
   /** Milliseconds spent per signal and in fusion. */
   timings: Record<string, number>;
+  /** What the ranking could not use and why (the semantic signal skipped, say), for the user to see. */
+  notices?: string[];
 }
 
 /**
@@ -105,6 +107,8 @@ export interface ContextResult {
   spans: Span[];
   /** Notes pinned to the code shown (rendered at the end of `text`), when there are any. */
   notes?: NoteView[];
+  /** What the ranking could not use and why (see {@link RankResult.notices}). */
+  notices?: string[];
 }
 
 /** One symbol found by `Engine.search`. */

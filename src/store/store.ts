@@ -5,7 +5,7 @@ import { ContextSmithError } from "../core/errors.js";
 import type { CommitInfo, FileHistory, ParsedFile, SymbolInfo, TermStats } from "../core/types.js";
 import type { StoredFileGraph } from "../graph/types.js";
 import { checkDataFile } from "./preflight.js";
-import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
+import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type StoredVector, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
 const META_KEY = "meta";
@@ -68,6 +68,13 @@ export class IndexStore {
   readonly graphJournal: Database<"changed" | "resolve", string>;
   /** PageRank per file (key `pagerank`). */
   readonly graphMeta: Database<Record<string, number>, string>;
+  // Semantic vectors (written by the embed stage, src/indexing/embed-stage.ts).
+  /** Vector label -> the summary's path and name, and the vector. */
+  readonly vectors: Database<StoredVector, number>;
+  /** Per file: the summary hashes it has vectors for, and their labels (parallel arrays). */
+  readonly embedded: Database<{ hashes: string[]; labels: number[] }, string>;
+  /** Files whose vectors are out of date: written with every change, emptied by the embed stage. */
+  readonly embedJournal: Database<true, string>;
   readonly #meta: Database<StoreMeta, string>;
 
   private constructor(
@@ -104,6 +111,9 @@ export class IndexStore {
     this.links = this.#env.openDB("links", {});
     this.graphJournal = this.#env.openDB("graph-journal", {});
     this.graphMeta = this.#env.openDB("graph-meta", {});
+    this.vectors = this.#env.openDB("vectors", { keyEncoding: "uint32" });
+    this.embedded = this.#env.openDB("embedded", {});
+    this.embedJournal = this.#env.openDB("embed-journal", {});
     this.#meta = this.#env.openDB("meta", {});
   }
 
@@ -277,6 +287,7 @@ export class IndexStore {
         if (!old) void this.paths.put(id, update.path);
         void this.journal.put(update.path, true);
         void this.graphJournal.put(update.path, "changed");
+        void this.embedJournal.put(update.path, true);
         if (update.kind === "skip") {
           void this.parsed.remove(update.path);
           void this.symbols.remove(update.path);
@@ -326,6 +337,7 @@ export class IndexStore {
     void this.paths.remove(old.id);
     void this.journal.put(path, true);
     void this.graphJournal.put(path, "changed");
+    void this.embedJournal.put(path, true);
   }
 
   /** Bytes used on disk by the index folder's data file. */
@@ -374,7 +386,7 @@ function freshMeta(): StoreMeta {
     totals: { files: 0, symbols: 0, calls: 0, imports: 0, bytes: 0, tokens: 0 },
     gitHead: null,
     commits: 0,
-    semantic: false,
+    semantic: null,
     lastRun: null,
     lexicalFiles: null,
     generation: 0,

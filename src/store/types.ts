@@ -1,7 +1,8 @@
 import type { FileRecord } from "../core/types.js";
+import type { Provenance } from "../embed/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -23,7 +24,8 @@ export interface StoreMeta {
   /** HEAD whose ancestry is in the history tables, or null. */
   gitHead: string | null;
   commits: number;
-  semantic: boolean;
+  /** The semantic vectors' state, or null when none were ever built. */
+  semantic: SemanticMeta | null;
   /** Summary of the last completed index run. */
   lastRun: { at: number; ms: number; parsed: number; removed: number } | null;
   /** Files in the lexical snapshot when it was written; null when none was written yet. */
@@ -33,6 +35,33 @@ export interface StoreMeta {
    * and only by those: a warm reader reloads its derived data when it changes.
    */
   generation: number;
+}
+
+/** What the index's vectors are and how far they got (written by the embed stage). */
+export interface SemanticMeta {
+  /** The vector space: provider, model, dimension, pooling. */
+  provenance: Provenance;
+  /**
+   * False while the vectors are (re)built for this model, after a first build or a model change:
+   * queries skip the semantic signal until it is true.
+   */
+  complete: boolean;
+  /** Vectors stored. */
+  vectors: number;
+  /** The next vector label to hand out (labels are never reused). */
+  nextLabel: number;
+  /** Bumped by every commit that adds or removes vectors. */
+  version: number;
+  /** The HNSW file beside the store (`vectors-<version>.hnsw`) and the vectors version it holds; null without one. */
+  hnsw: { file: string; version: number; size: number; deleted: number } | null;
+}
+
+/** One stored vector: the symbol summary it embeds (its path and qualified name) and the vector. */
+export interface StoredVector {
+  path: string;
+  name: string;
+  /** Float32 values, little-endian (a Buffer: typed arrays do not round-trip through msgpack). */
+  vector: Buffer;
 }
 
 /** The per-file counts kept on the file record so totals can be updated without re-reading. */

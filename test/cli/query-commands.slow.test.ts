@@ -19,9 +19,10 @@ describe("ctxsmith context / rank / search", () => {
   it("context --json keeps the contract: text, tokens, budget, files, spans matching the text", () => {
     const r = runCli(["context", TRACEBACK, "--budget", "600", "--json", "--path", repo.root]);
     expect(r.status).toBe(0);
-    const out = JSON.parse(r.stdout) as { text: string; tokens: number; budget: number; files: string[]; spans: Array<Record<string, unknown>>; notes: unknown[] };
-    expect(Object.keys(out).sort()).toEqual(["budget", "files", "notes", "spans", "text", "tokens"]);
+    const out = JSON.parse(r.stdout) as { text: string; tokens: number; budget: number; files: string[]; spans: Array<Record<string, unknown>>; notes: unknown[]; notices: string[] };
+    expect(Object.keys(out).sort()).toEqual(["budget", "files", "notes", "notices", "spans", "text", "tokens"]);
     expect(out.notes).toEqual([]);
+    expect(out.notices).toEqual([]);
     expect(out.budget).toBe(600);
     expect(out.tokens).toBeGreaterThan(0);
     expect(out.tokens).toBeLessThanOrEqual(600);

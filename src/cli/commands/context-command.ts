@@ -1,13 +1,14 @@
 import type { Argv } from "yargs";
 import { ContextSmithError } from "../../core/errors.js";
 import type { CliIO } from "../io.js";
-import { queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 import { formatCount } from "../../core/format.js";
 
 interface ContextArgs extends QueryArgs {
   task?: string;
   "task-file"?: string;
   budget: number;
+  rerank: boolean;
 }
 
 /** `ctxsmith context "task" --budget N` */
@@ -16,14 +17,17 @@ export function contextCommand(io: CliIO) {
     command: "context [task]",
     describe: "Pack the code to read for a task into a token budget (markdown, or --json)",
     builder: (y: Argv) =>
-      queryOptions(taskOptions(y)).option("budget", { alias: "b", type: "number", default: 4000, describe: "Token budget of the output (tiktoken count)" }),
+      queryOptions(taskOptions(y))
+        .option("budget", { alias: "b", type: "number", default: 4000, describe: "Token budget of the output (tiktoken count)" })
+        .option("rerank", { type: "boolean", default: false, describe: "Experimental: re-order the top 20 files with a cross-encoder (CTXSMITH_RERANK_MODEL)" }),
     handler: async (args: ContextArgs) => {
       if (!Number.isInteger(args.budget) || args.budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--budget must be a positive whole number of tokens, not ${args.budget}.`);
       const task = await readTask(args, io);
-      const result = await withQueryEngine(args, io, (engine, options) => engine.context(task, { ...options, budget: args.budget }));
+      const result = await withQueryEngine(args, io, (engine, options) => engine.context(task, { ...options, budget: args.budget, rerank: args.rerank }));
+      printNotices(result.notices, io);
       if (args.json) {
         const { text, tokens, budget, files, spans } = result;
-        io.stdout.write(`${JSON.stringify({ text, tokens, budget, files, spans, notes: result.notes ?? [] })}\n`);
+        io.stdout.write(`${JSON.stringify({ text, tokens, budget, files, spans, notes: result.notes ?? [], notices: result.notices ?? [] })}\n`);
         return;
       }
       io.stdout.write(result.text);

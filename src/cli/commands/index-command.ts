@@ -52,7 +52,7 @@ export function indexCommand(io: CliIO) {
         const stats = await engine.index({ onProgress: progress.onProgress, wait: args.wait, signal: io.signal });
         progress.finish();
         if (args.json) io.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
-        else if (!args.quiet) io.stdout.write(formatIndexSummary(stats, args.semantic));
+        else if (!args.quiet) io.stdout.write(formatIndexSummary(stats));
         for (const w of stats.warnings) if (!args.quiet || args.json) io.stderr.write(`warning: ${w}\n`);
       } finally {
         progress.finish();
@@ -63,7 +63,7 @@ export function indexCommand(io: CliIO) {
 }
 
 /** The text summary of an index run. */
-export function formatIndexSummary(stats: IndexStats, semanticWanted: boolean): string {
+export function formatIndexSummary(stats: IndexStats): string {
   const f = stats.files;
   const skippedTotal = Object.values(f.skipped).reduce((a, b) => a + b, 0);
   const reasons = Object.entries(f.skipped)
@@ -71,7 +71,7 @@ export function formatIndexSummary(stats: IndexStats, semanticWanted: boolean): 
     .map(([r, n]) => `${r} ${formatCount(n)}`)
     .join(", ");
   const t = stats.totals;
-  const order = ["walk", "plan", "parse", "git", "lexical"];
+  const order = ["walk", "plan", "parse", "git", "graph", "lexical", "embed"];
   const timings = order
     .filter((k) => stats.timings[k] !== undefined)
     .map((k) => `${k} ${formatMs(stats.timings[k]!)}`)
@@ -84,7 +84,17 @@ export function formatIndexSummary(stats: IndexStats, semanticWanted: boolean): 
     `  history   ${formatCount(t.commits)} commits${stats.commitsRead ? ` (${formatCount(stats.commitsRead)} read now)` : ""}`,
     `  timings   ${timings}`,
     `  index     ${formatBytes(stats.indexBytes)} on disk`,
-    semanticWanted ? "  semantic  off (local embeddings are not part of this version yet)" : "  semantic  off (--no-semantic)",
+    formatSemantic(stats.semantic),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** The summary's semantic line: what the vectors are, or why there are none and how to get them. */
+export function formatSemantic(s: IndexStats["semantic"]): string {
+  if (s.on) {
+    const work = s.embedded + s.cached > 0 ? ` · ${formatCount(s.embedded)} embedded, ${formatCount(s.cached)} from the cache` : "";
+    return `  semantic  ${formatCount(s.vectors)} vectors (${s.model})${work}`;
+  }
+  if (s.reason === "--no-semantic") return "  semantic  off (--no-semantic)";
+  return `  semantic  off: ${s.reason ?? "no vectors"}\n            Lexical search works as usual. To enable semantic search, see "Semantic search" in the README (a model folder, a download, or an Ollama/OpenAI-compatible server).`;
 }

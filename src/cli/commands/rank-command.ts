@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import type { RankedFile } from "../../query/types.js";
 import type { CliIO } from "../io.js";
-import { positiveLimit, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { positiveLimit, printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 
 interface RankArgs extends QueryArgs {
   task?: string;
@@ -18,8 +18,9 @@ export function rankCommand(io: CliIO) {
     handler: async (args: RankArgs) => {
       const limit = positiveLimit(args.limit);
       const task = await readTask(args, io);
-      const { files } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit }));
-      if (args.json) io.stdout.write(`${JSON.stringify({ files: files.map(toJson) })}\n`);
+      const { files, notices } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit }));
+      printNotices(notices, io);
+      if (args.json) io.stdout.write(`${JSON.stringify({ files: files.map(toJson), notices: notices ?? [] })}\n`);
       else io.stdout.write(formatRanking(files));
     },
   };

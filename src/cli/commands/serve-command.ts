@@ -1,10 +1,12 @@
 import type { Argv } from "yargs";
 import { VERSION } from "../../core/version.js";
+import { parseKeepAlive } from "../../embed/settings.js";
 import type { CliIO } from "../io.js";
 
 interface ServeArgs {
   path: string;
   "index-dir"?: string;
+  "keep-alive"?: string;
 }
 
 /** `ctxsmith serve`: the MCP server over stdio. */
@@ -15,7 +17,8 @@ export function serveCommand(io: CliIO) {
     builder: (y: Argv) =>
       y
         .option("path", { alias: "p", type: "string", default: ".", describe: "Repository root" })
-        .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith)" }),
+        .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith)" })
+        .option("keep-alive", { type: "string", describe: "How long the embedding model stays loaded after a query: 30s (default), 0, 5m, always (CTXSMITH_KEEP_ALIVE)" }),
     handler: async (args: ServeArgs) => {
       // A stray rejection (a client gone mid-answer, a log message that could not be sent) is
       // logged; it must not take down the server an agent is relying on.
@@ -28,6 +31,7 @@ export function serveCommand(io: CliIO) {
         root: io.resolvePath(args.path),
         indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]),
         version: VERSION,
+        embedding: args["keep-alive"] === undefined ? undefined : { keepAlive: parseKeepAlive(args["keep-alive"]) },
         log: (line) => void io.stderr.write(`${line}\n`),
       });
       const stopped = new Promise<void>((resolve) => {

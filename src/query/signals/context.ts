@@ -2,6 +2,7 @@ import type { ParsedFile, SymbolInfo } from "../../core/types.js";
 import type { HistoryIndex } from "../../store/history-index.js";
 import type { LexicalIndex } from "../../store/lexical.js";
 import type { IndexStore } from "../../store/store.js";
+import type { VectorSearch } from "../../store/vector-index.js";
 import type { PathIndex } from "../path-index.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { TaskQuery } from "../types.js";
@@ -25,6 +26,10 @@ export interface SignalContext {
   linksFrom(path: string): ReadonlyMap<string, number>;
   /** Files that import or call into a file, with weights (memoised reverse of `linksFrom`). */
   linksTo(path: string): ReadonlyMap<string, number>;
+  /** The task's vector in the index's vector space, or null when the semantic signal cannot run. */
+  readonly taskVector: Float32Array | null;
+  /** kNN over the index's symbol-summary vectors (loaded once), or null when it has none. */
+  vectors(): VectorSearch | null;
   /** The best files of a first fusion, for the neighbour signals; empty for the first pass. */
   readonly seeds: readonly string[];
 }

@@ -1,10 +1,29 @@
 import type { SignalResult } from "../types.js";
+import type { SignalContext } from "./context.js";
+import { signalResult, type PendingHit } from "./result.js";
+
+/** Symbol summaries looked up per query: enough to reach ~30–60 distinct files. */
+const NEIGHBOURS = 120;
 
 /**
- * Semantic signal: kNN over symbol-summary vectors. No index holds vectors yet (the embedding
- * stage is a later step), so it finds nothing and fusion goes on with the other signals; it is
- * here so that weights, ablations and `rank` output already name it.
+ * Semantic signal: the task's vector against the symbol-summary vectors (kNN, cosine), each file
+ * scored by its best symbol plus a little for every further one near the task. It finds "the same
+ * idea in other words": a task about "declined cards" reaching `handle_payment_failure`.
  */
-export function semanticSignal(): SignalResult {
-  return { name: "semantic", hits: [] };
+export function semanticSignal(ctx: SignalContext): SignalResult {
+  const index = ctx.taskVector ? ctx.vectors() : null;
+  if (!index || !ctx.taskVector) return { name: "semantic", hits: [] };
+  const files = new Map<string, { best: number; rest: number; names: string[] }>();
+  for (const { label, score } of index.search(ctx.taskVector, NEIGHBOURS)) {
+    const stored = ctx.store.vectors.get(label);
+    if (!stored) continue; // removed by a concurrent index run after the graph was loaded
+    const file = files.get(stored.path);
+    if (!file) files.set(stored.path, { best: score, rest: 0, names: [`${stored.name} ${score.toFixed(2)}`] });
+    else {
+      file.rest += Math.max(0, score);
+      if (file.names.length < 3) file.names.push(`${stored.name} ${score.toFixed(2)}`);
+    }
+  }
+  const hits: PendingHit[] = [...files].map(([path, f]) => ({ path, score: f.best + 0.05 * f.rest, evidence: `≈ ${f.names.join(", ")}` }));
+  return signalResult("semantic", hits, ctx.config.signalDepth);
 }

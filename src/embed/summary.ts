@@ -1,0 +1,32 @@
+import { createHash } from "node:crypto";
+import type { SymbolInfo, SymbolKind } from "../core/types.js";
+
+/** Definitions worth a vector: what a task can be about. (impl blocks, modules and macros are not.) */
+const EMBEDDED: ReadonlySet<SymbolKind> = new Set<SymbolKind>(["function", "method", "class", "interface", "enum", "struct", "trait", "type"]);
+
+/** One symbol's summary: the text that is embedded, and its content hash (the vector's cache key). */
+export interface Summary {
+  /** Qualified name of the symbol. */
+  name: string;
+  text: string;
+  hash: string;
+}
+
+/**
+ * The summaries of a file's functions and classes: path, qualified name, signature and first doc
+ * sentence. Far cheaper to embed than code, and a hit names the function a task is about.
+ * Identical summaries in one file (overloads written alike) share one entry.
+ */
+export function symbolSummaries(path: string, symbols: readonly SymbolInfo[]): Summary[] {
+  const seen = new Set<string>();
+  const out: Summary[] = [];
+  for (const s of symbols) {
+    if (!EMBEDDED.has(s.kind)) continue;
+    const text = [`${s.qualifiedName} (${s.kind} in ${path})`, s.signature, s.doc].filter((t) => t !== "").join("\n");
+    const hash = createHash("sha256").update(text).digest("hex").slice(0, 32);
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    out.push({ name: s.qualifiedName, text, hash });
+  }
+  return out;
+}
