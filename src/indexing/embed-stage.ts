@@ -56,7 +56,7 @@ export async function updateEmbeddings(
   store: IndexStore,
   embedder: Embedder,
   cache: VectorCache | null,
-  options: { emit?: (event: ProgressEvent) => void; signal?: AbortSignal } = {},
+  options: { emit?: (event: ProgressEvent) => void; signal?: AbortSignal; chunkSummaries?: number } = {},
 ): Promise<EmbedUpdate> {
   const started = performance.now();
   const provenance = await embedder.provenance();
@@ -91,7 +91,7 @@ export async function updateEmbeddings(
     const known = new Set(plan.old.hashes);
     toEmbed += plan.summaries.filter((s) => !known.has(s.hash)).length;
     chunk.push(plan);
-    if (toEmbed >= CHUNK_SUMMARIES || chunk.length >= CHUNK_FILES) await flush();
+    if (toEmbed >= (options.chunkSummaries ?? CHUNK_SUMMARIES) || chunk.length >= CHUNK_FILES) await flush();
   }
   await flush();
 

@@ -6,24 +6,22 @@ import { signalResult, type PendingHit } from "./result.js";
 const NEIGHBOURS = 120;
 
 /**
- * Semantic signal: the task's vector against the symbol-summary vectors (kNN, cosine), each file
- * scored by its best symbol plus a little for every further one near the task. It finds "the same
- * idea in other words": a task about "declined cards" reaching `handle_payment_failure`.
+ * Semantic signal: the task's vector against the symbol-summary vectors (kNN, cosine). It finds
+ * "the same idea in other words": a task about "declined cards" reaching `handle_payment_failure`.
+ * A file scores by its best symbol alone: adding up a file's matches would favour big files.
  */
 export function semanticSignal(ctx: SignalContext): SignalResult {
   const index = ctx.taskVector ? ctx.vectors() : null;
   if (!index || !ctx.taskVector) return { name: "semantic", hits: [] };
-  const files = new Map<string, { best: number; rest: number; names: string[] }>();
+  const files = new Map<string, { best: number; names: string[] }>();
   for (const { label, score } of index.search(ctx.taskVector, NEIGHBOURS)) {
     const stored = ctx.store.vectors.get(label);
     if (!stored) continue; // removed by a concurrent index run after the graph was loaded
     const file = files.get(stored.path);
-    if (!file) files.set(stored.path, { best: score, rest: 0, names: [`${stored.name} ${score.toFixed(2)}`] });
-    else {
-      file.rest += Math.max(0, score);
-      if (file.names.length < 3) file.names.push(`${stored.name} ${score.toFixed(2)}`);
-    }
+    // Neighbours come best first: a file's first one is its best.
+    if (!file) files.set(stored.path, { best: score, names: [`${stored.name} ${score.toFixed(2)}`] });
+    else if (file.names.length < 3) file.names.push(`${stored.name} ${score.toFixed(2)}`);
   }
-  const hits: PendingHit[] = [...files].map(([path, f]) => ({ path, score: f.best + 0.05 * f.rest, evidence: `≈ ${f.names.join(", ")}` }));
+  const hits: PendingHit[] = [...files].map(([path, f]) => ({ path, score: f.best, evidence: `≈ ${f.names.join(", ")}` }));
   return signalResult("semantic", hits, ctx.config.signalDepth);
 }
