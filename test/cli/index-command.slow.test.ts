@@ -21,6 +21,8 @@ describe("ctxsmith index", () => {
     expect(r.stdout).toMatch(/history +1 commits/);
     expect(r.stdout).toMatch(/timings +walk .* parse .* lexical/);
     expect(r.stdout).toMatch(/on disk/);
+    // No model here (offline, empty model cache): one line says why semantic search is off and where to read how to enable it.
+    expect(r.stdout).toMatch(/semantic +off: The model BAAI\/bge-small-en-v1\.5 is not in the cache .*\n +Lexical search works as usual\. To enable semantic search, see "Semantic search" in the README/);
     // Piped stderr stays clean: no progress bar, no carriage returns.
     expect(r.stderr).toBe("");
   });

@@ -11,8 +11,9 @@ export interface CliResult {
 }
 
 /** Runs the CLI to completion. */
-export function runCli(args: string[], options: { cwd?: string; input?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd, input: options.input, encoding: "utf8", timeout: 120_000 });
+export function runCli(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): CliResult {
+  const env = options.env ? { ...process.env, ...options.env } : undefined;
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd, input: options.input, env, encoding: "utf8", timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
