@@ -5,8 +5,11 @@ import { WordPieceTokenizer, type Encoding } from "./tokenizer.js";
 import type { EmbedKind } from "./types.js";
 import { normalize } from "./vector-math.js";
 
-/** Summaries are short; longer ones are cut here (a signature and a doc sentence fit easily). */
-export const DOCUMENT_MAX_TOKENS = 128;
+/**
+ * Summaries are cut here: name, path and doc sentence fit; what is cut is a long signature's tail.
+ * The cost of a summary is linear in its tokens (half of code summaries would run past 80).
+ */
+export const DOCUMENT_MAX_TOKENS = 64;
 
 /**
  * A BERT-shaped ONNX model on onnxruntime's CPU provider: tokenizes, pads a batch to its longest

@@ -13,8 +13,8 @@ export interface Summary {
 }
 
 /**
- * The summaries of a file's functions and classes: path, qualified name, signature and first doc
- * sentence. Far cheaper to embed than code, and a hit names the function a task is about.
+ * The summaries of a file's functions and classes: qualified name, kind and path, first doc
+ * sentence, signature. Far cheaper to embed than code, and a hit names the function a task is about.
  * Identical summaries in one file (overloads written alike) share one entry.
  */
 export function symbolSummaries(path: string, symbols: readonly SymbolInfo[]): Summary[] {
@@ -22,7 +22,9 @@ export function symbolSummaries(path: string, symbols: readonly SymbolInfo[]): S
   const out: Summary[] = [];
   for (const s of symbols) {
     if (!EMBEDDED.has(s.kind)) continue;
-    const text = [`${s.qualifiedName} (${s.kind} in ${path})`, s.signature, s.doc].filter((t) => t !== "").join("\n");
+    // The doc sentence before the signature: a long signature's tail (types, defaults) is what
+    // the model's length limit cuts, not the sentence that says what the code is for.
+    const text = [`${s.qualifiedName} (${s.kind} in ${path})`, s.doc, s.signature].filter((t) => t !== "").join("\n");
     const hash = createHash("sha256").update(text).digest("hex").slice(0, 32);
     if (seen.has(hash)) continue;
     seen.add(hash);

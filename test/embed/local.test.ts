@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { LocalEmbedder, LocalReranker, lengthBatches } from "../../src/embed/local.js";
+import { approxTokens, LocalEmbedder, LocalReranker, lengthBatches } from "../../src/embed/local.js";
 import { readModelCard } from "../../src/embed/model-dir.js";
 import { DEFAULT_EMBED_MODEL, resolveEmbeddingSettings } from "../../src/embed/settings.js";
 import { rerankFiles } from "../../src/query/rerank.js";
@@ -63,9 +63,12 @@ describe("local ONNX embedder (generated BERT-shaped models in the embed pool)",
     expect(kept.resident).toBe(false);
   });
 
-  it("batches texts of similar length together", () => {
-    const texts = ["aaaa", "a", "aaa", "aa", "aaaaa"];
-    expect(lengthBatches(texts, 2)).toEqual([[1, 3], [2, 0], [4]]);
+  it("batches texts of similar length together, within a padded-token budget", () => {
+    const texts = ["a b c d", "a", "a b, c", "a b", "a b c d e"];
+    expect(approxTokens("a b, c")).toBe(6); // 3 words, a comma, [CLS] and [SEP]
+    expect(lengthBatches(texts, 2)).toEqual([[1, 3], [0, 2], [4]]);
+    // 3 texts of 7 tokens pad to 21 > 20: two batches.
+    expect(lengthBatches(["a b c d e", "a b c d e", "a b c d e"], 32, 20)).toEqual([[0, 1], [2]]);
   });
 
   it("cross-encoder scores pairs on the same machinery; --rerank orders the top files by them", async () => {
