@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
-import type { IndexStats } from "./core/types.js";
+import type { IndexStats, ProgressEvent } from "./core/types.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
@@ -15,9 +15,9 @@ import { TokenWorker, type AsyncTokenCounter } from "./query/pack/token-worker.j
 import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
 import { Searcher, type RankOptions } from "./query/searcher.js";
 import { describeFile, rerankFiles } from "./query/rerank.js";
-import { TaskEmbedder, type TaskEmbedding } from "./query/task-vector.js";
-import { createReranker } from "./embed/factory.js";
-import type { Reranker } from "./embed/types.js";
+import { embedTask, taskVector, type TaskEmbedding } from "./query/task-vector.js";
+import { createEmbedder, createReranker } from "./embed/factory.js";
+import type { Embedder, Reranker } from "./embed/types.js";
 import type { ContextResult, RankResult, SearchHit } from "./query/types.js";
 import { loadLexical, type LexicalIndex } from "./store/lexical.js";
 import { IndexStore } from "./store/store.js";
@@ -88,7 +88,10 @@ export class Engine {
   #graph: { key: string; graph: CodeGraph } | null = null;
   #counter: AsyncTokenCounter | null = null;
   #refreshing: Promise<unknown> | null = null;
-  #tasks: TaskEmbedder | null = null;
+  /** The embedding provider of index runs and task vectors, made on first use (null when turned off). */
+  #embedder: Embedder | null | undefined;
+  /** Where the embedder's download progress goes: the index run in progress. */
+  #onDownload: ((event: ProgressEvent) => void) | undefined;
   #reranker: Reranker | null = null;
 
   /** @throws ContextSmithError `PATH_NOT_FOUND` or `NOT_A_DIRECTORY` for a bad root. */
@@ -109,7 +112,12 @@ export class Engine {
    * Waits for a concurrent writer unless `wait: false` (then fails with `LOCKED`).
    */
   async index(options: RunOptions = {}): Promise<IndexStats> {
-    return runIndex(this.config, options);
+    this.#onDownload = options.onProgress;
+    try {
+      return await runIndex(this.config, { embedder: this.#embeddings(), ...options });
+    } finally {
+      this.#onDownload = undefined;
+    }
   }
 
   /** The stored index's state, or null when there is no index yet. */
@@ -304,10 +312,10 @@ export class Engine {
     const counter = this.#counter;
     this.#counter = null;
     await counter?.close();
-    const [tasks, reranker] = [this.#tasks, this.#reranker];
-    this.#tasks = null;
+    const [embedder, reranker] = [this.#embedder, this.#reranker];
+    this.#embedder = undefined;
     this.#reranker = null;
-    await tasks?.close();
+    await embedder?.close();
     await reranker?.close();
     await reader?.close();
   }
@@ -319,16 +327,30 @@ export class Engine {
   async #prepare(task: string, options: QueryOptions): Promise<{ searcher: Searcher; rankOptions: RankOptions; notices: string[] }> {
     const rankOptions = this.#rankOptions(options);
     const wantsSemantic = (rankOptions.config ?? this.ranking).weights.semantic > 0;
-    const start = (): Promise<TaskEmbedding> | null => {
-      if (!wantsSemantic || !((this.#store()?.meta().semantic?.vectors ?? 0) > 0)) return null;
-      this.#tasks ??= new TaskEmbedder(this.config.embedding);
-      return this.#tasks.start(task);
-    };
+    const start = (): Promise<TaskEmbedding> | null => (wantsSemantic && this.#hasVectors() ? embedTask(this.#embeddings(), task) : null);
     let pending = start();
     const searcher = await this.#ready(options);
     pending ??= start();
-    const { vector, notice } = await TaskEmbedder.resolve(pending, this.#store()!.meta().semantic);
+    const { vector, notice } = await taskVector(pending, this.#store()!.meta().semantic);
     return { searcher, rankOptions: { ...rankOptions, taskVector: vector }, notices: notice ? [notice] : [] };
+  }
+
+  /** Whether the stored index has vectors (false when there is none yet, or it cannot be read: the refresh will say). */
+  #hasVectors(): boolean {
+    try {
+      return (this.#store()?.meta().semantic?.vectors ?? 0) > 0;
+    } catch {
+      return false;
+    }
+  }
+
+  #embeddings(): Embedder | null {
+    if (this.#embedder === undefined) {
+      this.#embedder = this.config.semantic
+        ? createEmbedder(this.config.embedding, { threads: this.config.jobs, onDownload: (p) => this.#onDownload?.({ stage: "download", ...p }) })
+        : null;
+    }
+    return this.#embedder;
   }
 
   /** Refreshes the index when asked, then returns a searcher over its current state. */

@@ -8,6 +8,10 @@ import { TokenWorker, type AsyncTokenCounter } from "../query/pack/token-worker.
 import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
 import { parseTask } from "../query/task.js";
+import { embedTask, taskVector } from "../query/task-vector.js";
+import { createEmbedder } from "../embed/factory.js";
+import { resolveEmbeddingSettings } from "../embed/settings.js";
+import type { Embedder } from "../embed/types.js";
 import type { SymbolInfo } from "../core/types.js";
 import type { RankedFile, SignalResult } from "../query/types.js";
 import { packWholeFiles } from "./baseline.js";
@@ -69,6 +73,8 @@ export async function runBench(options: BenchOptions): Promise<InstanceRecord[]>
 
   const materializer = new Materializer(options.cacheDir, options.source);
   const counter = new TokenWorker("cl100k_base");
+  // Tasks are embedded with the configured model when the repositories' indexes have vectors.
+  const embedder = createEmbedder(resolveEmbeddingSettings(), { threads: 1 });
   const records: InstanceRecord[] = [...done];
   let finished = done.length;
   const runQueue = async (repo: string, list: BenchInstance[]): Promise<void> => {
@@ -82,7 +88,7 @@ export async function runBench(options: BenchOptions): Promise<InstanceRecord[]>
           const checkout = await materializer.checkout(repo, instance.base_commit);
           engine ??= new Engine(checkout.root, { indexDir: join(options.cacheDir, "index", repo.replace("/", "+")), jobs: options.parseJobs });
           await engine.index({ signal: options.signal });
-          record = await runInstance(instance, engine, counter, options);
+          record = await runInstance(instance, engine, counter, embedder, options);
         } catch (error) {
           const err = ContextSmithError.from(error, "INTERNAL");
           if (err.code === "ABORTED") throw err;
@@ -108,6 +114,7 @@ export async function runBench(options: BenchOptions): Promise<InstanceRecord[]>
     await Promise.all(running);
   } finally {
     await counter.close();
+    await embedder?.close();
   }
   return records;
 }
@@ -127,16 +134,18 @@ export function readRecords(file: string): InstanceRecord[] {
     });
 }
 
-async function runInstance(instance: BenchInstance, engine: Engine, counter: AsyncTokenCounter, options: BenchOptions): Promise<InstanceRecord> {
+async function runInstance(instance: BenchInstance, engine: Engine, counter: AsyncTokenCounter, embedder: Embedder | null, options: BenchOptions): Promise<InstanceRecord> {
   const { scored, unscored } = scoredGold(parsePatch(instance.patch));
   const store = engine.store()!;
   const searcher = new Searcher(store, engine.config.root, engine.ranking);
   const task = instance.problem_statement;
   const parsed = parseTask(task);
+  const semantic = store.meta().semantic;
+  const { vector } = await taskVector(semantic?.vectors ? embedTask(embedder, task) : null, semantic);
 
   // Every signal once, cached for the tuner (this also loads the indexes, so the timings below
   // are a warm process's: what a server pays for a new task on a current index).
-  const { results } = searcher.rankWithSignals(task, { compute: SIGNALS });
+  const { results } = searcher.rankWithSignals(task, { compute: SIGNALS, taskVector: vector });
   const cache: SignalCache = { instance_id: instance.instance_id, repo: instance.repo, gold: scored.map((g) => g.path), aboutTests: parsed.aboutTests, aboutDocs: parsed.aboutDocs, results };
   writeFileSync(join(options.outDir, "signals", `${instance.instance_id}.json`), JSON.stringify(cache));
 
@@ -146,7 +155,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
   const missed: string[] = [];
   for (const strategy of options.strategies) {
     const started = performance.now();
-    const ranked = searcher.rank(task, { config: strategy.config }).files;
+    const ranked = searcher.rank(task, { config: strategy.config, taskVector: vector }).files;
     const rankMs = performance.now() - started;
     const paths = ranked.map((f) => f.path);
     for (const path of paths.slice(0, packDepth(strategy.config, Math.max(...options.budgets)) * 2)) packable.add(path);

@@ -29,6 +29,7 @@ export const STRATEGIES: readonly Strategy[] = [
   { name: "no-references", describe: "default without explicit references", config: withWeights(signalsOff("references")) },
   { name: "no-history", describe: "default without commit-message history", config: withWeights(signalsOff("history")) },
   { name: "no-semantic", describe: "default without the semantic signal", config: withWeights(signalsOff("semantic")) },
+  { name: "embeddings-only", describe: "the semantic signal alone (kNN over symbol-summary vectors), packed as usual", config: withWeights({ ...signalsOff("lexical", "symbols", "references", "history", "exactName", "cochange", "callgraph", "centrality"), semantic: 1 }) },
   { name: "plus-exactName", describe: "default plus exact definition-name matches", config: withWeights({ exactName: 1 }) },
   { name: "plus-cochange", describe: "default plus co-change neighbours", config: withWeights({ cochange: 1 }) },
   { name: "plus-callgraph", describe: "default plus call-graph neighbours", config: withWeights({ callgraph: 1 }) },

@@ -6,6 +6,8 @@ import { EMBED_PROTOCOL_VERSION, type EmbedResult, type EmbedTask } from "./prot
 import { Resident } from "./resident.js";
 import type { Embedder, EmbedKind, KeepAlive, Provenance, Reranker } from "./types.js";
 
+/** A model that could not be located is not tried again sooner than this. */
+const RETRY_AFTER_MS = 60_000;
 /** Texts per inference call at most... */
 const BATCH = 32;
 /** ...and padded tokens (see {@link lengthBatches}). */
@@ -36,12 +38,18 @@ class OnnxPool {
     this.#pool = new Resident(() => createPool("embed", options.threads), (pool) => pool.destroy(), options.keepAlive);
   }
 
+  /**
+   * The model folder's card, located (downloaded) once. A failure is kept for a minute: a server
+   * refreshing its index every few seconds does not retry a download each time.
+   */
   card(): Promise<ModelCard> {
     if (!this.#card) {
       const card = this.options.locate().then((dir) => readModelCard(dir, this.options.model, this.options.quantized));
       this.#card = card;
       card.catch(() => {
-        if (this.#card === card) this.#card = null;
+        setTimeout(() => {
+          if (this.#card === card) this.#card = null;
+        }, RETRY_AFTER_MS).unref();
       });
     }
     return this.#card;

@@ -2,6 +2,7 @@ import { ContextSmithError } from "../core/errors.js";
 import type { Config } from "../core/config.js";
 import type { IndexStats, ProgressEvent, SemanticStats, SkipReason } from "../core/types.js";
 import { createEmbedder } from "../embed/factory.js";
+import type { Embedder } from "../embed/types.js";
 import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
 import { ensureIndexDir, IndexStore } from "../store/store.js";
 import type { FileUpdate } from "../store/types.js";
@@ -21,6 +22,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Wait for a concurrent writer (default true) or fail with `LOCKED`. */
   wait?: boolean;
+  /**
+   * The embedding provider (an Engine passes its own, so a warm process keeps its model loaded
+   * between runs); by default one is made from the configuration for this run and closed after it.
+   */
+  embedder?: Embedder | null;
 }
 
 /**
@@ -98,7 +104,7 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
       await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
     }
     // Last: the slowest stage, and everything else is already committed and queryable meanwhile.
-    const semantic = await time("embed", () => embedStage(config, store!, emit, options.signal));
+    const semantic = await time("embed", () => embedStage(config, store!, options.embedder, emit, options.signal));
     const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
     const ms = Math.round(performance.now() - started);
     // A no-change run writes nothing: not even a meta commit (an fsync) to say so.
@@ -269,12 +275,18 @@ async function parseAndCommit(
  * downloaded yet and offline, a server down) is not an error: the run finishes lexically and says
  * why semantic search is off.
  */
-async function embedStage(config: Config, store: IndexStore, emit: (e: ProgressEvent) => void, signal: AbortSignal | undefined): Promise<SemanticStats> {
+async function embedStage(
+  config: Config,
+  store: IndexStore,
+  given: Embedder | null | undefined,
+  emit: (e: ProgressEvent) => void,
+  signal: AbortSignal | undefined,
+): Promise<SemanticStats> {
   const settings = config.embedding;
   const off = (reason: string): SemanticStats => ({ on: false, model: null, vectors: store.meta().semantic?.vectors ?? 0, embedded: 0, cached: 0, reason });
   if (!config.semantic) return off("--no-semantic");
-  if (settings.provider === "none") return off("CTXSMITH_EMBED_PROVIDER=none");
-  const embedder = createEmbedder(settings, { threads: config.jobs, signal, onDownload: (p) => emit({ stage: "download", ...p }) })!;
+  const embedder = given === undefined ? createEmbedder(settings, { threads: config.jobs, signal, onDownload: (p) => emit({ stage: "download", ...p }) }) : given;
+  if (!embedder) return off("CTXSMITH_EMBED_PROVIDER=none");
   const model = `${settings.provider} ${settings.model}`;
   let cache: VectorCache | null = null;
   try {
@@ -287,7 +299,7 @@ async function embedStage(config: Config, store: IndexStore, emit: (e: ProgressE
     if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
     return { ...off(ContextSmithError.from(error, "INTERNAL").message), model };
   } finally {
-    await embedder.close();
+    if (given === undefined) await embedder.close();
     await cache?.close();
   }
 }

@@ -1,6 +1,5 @@
 import { ContextSmithError } from "../core/errors.js";
-import { createEmbedder } from "../embed/factory.js";
-import type { Embedder, EmbeddingSettings } from "../embed/types.js";
+import type { Embedder } from "../embed/types.js";
 import type { SemanticMeta } from "../store/types.js";
 
 /** A task embedded (or not) by the configured model. */
@@ -13,48 +12,32 @@ export interface TaskVector {
 }
 
 /**
- * Embeds tasks with the configured model, for the semantic signal. The model loads on first use
- * (in an embed worker) and stays resident for the keep-alive period; `start` may run while the
- * index is refreshed, and `resolve` then checks that the vector is in the index's vector space.
+ * Embeds `task` as a query (the model loads meanwhile, so this may run while the index is
+ * refreshed); never rejects. Null without an embedder (semantic search turned off).
  */
-export class TaskEmbedder {
-  #embedder: Embedder | null | undefined;
+export function embedTask(embedder: Embedder | null, task: string): Promise<TaskEmbedding> | null {
+  if (!embedder) return null;
+  return Promise.all([embedder.provenance(), embedder.embed([task], "query")]).then(
+    ([provenance, [vector]]) => ({ vector: vector!, key: provenance.key }),
+    (error: unknown) => ({ error: ContextSmithError.from(error, "INTERNAL").message }),
+  );
+}
 
-  constructor(private readonly settings: EmbeddingSettings) {}
-
-  /** Embeds `task` now (the model loads meanwhile); never rejects. */
-  start(task: string): Promise<TaskEmbedding> {
-    this.#embedder ??= createEmbedder(this.settings, { threads: 1 });
-    const embedder = this.#embedder;
-    if (!embedder) return Promise.resolve({ error: "semantic search is off (CTXSMITH_EMBED_PROVIDER=none)" });
-    return Promise.all([embedder.provenance(), embedder.embed([task], "query")]).then(
-      ([provenance, [vector]]) => ({ vector: vector!, key: provenance.key }),
-      (error: unknown) => ({ error: ContextSmithError.from(error, "INTERNAL").message }),
-    );
+/**
+ * The vector of a started task embedding when the index has complete vectors of the same space;
+ * otherwise a notice (vectors still being built, another model configured, the model missing).
+ * An index without any vectors gets no notice: its index summary already said why.
+ */
+export async function taskVector(pending: Promise<TaskEmbedding> | null, semantic: SemanticMeta | null): Promise<TaskVector> {
+  if (!semantic || semantic.vectors === 0 || !pending) return { vector: null, notice: null };
+  const model = `${semantic.provenance.provider} ${semantic.provenance.model}`;
+  if (!semantic.complete) {
+    return { vector: null, notice: `semantic signal skipped: the vectors of ${model} are still being built (${semantic.vectors} so far); \`ctxsmith index\` finishes them` };
   }
-
-  /**
-   * The vector of a started embedding when the index has complete vectors of the same space;
-   * otherwise a notice (vectors still being built, another model configured, the model missing).
-   * An index without any vectors gets no notice: its index summary already said why.
-   */
-  static async resolve(pending: Promise<TaskEmbedding> | null, semantic: SemanticMeta | null): Promise<TaskVector> {
-    if (!semantic || semantic.vectors === 0 || !pending) return { vector: null, notice: null };
-    const model = `${semantic.provenance.provider} ${semantic.provenance.model}`;
-    if (!semantic.complete) {
-      return { vector: null, notice: `semantic signal skipped: the vectors of ${model} are still being built (${semantic.vectors} so far); \`ctxsmith index\` finishes them` };
-    }
-    const embedded = await pending;
-    if ("error" in embedded) return { vector: null, notice: `semantic signal skipped: ${embedded.error}` };
-    if (embedded.key !== semantic.provenance.key) {
-      return { vector: null, notice: `semantic signal skipped: the index's vectors are from ${model}, not the model configured now; run \`ctxsmith index\` to rebuild them` };
-    }
-    return { vector: embedded.vector, notice: null };
+  const embedded = await pending;
+  if ("error" in embedded) return { vector: null, notice: `semantic signal skipped: ${embedded.error}` };
+  if (embedded.key !== semantic.provenance.key) {
+    return { vector: null, notice: `semantic signal skipped: the index's vectors are from ${model}, not the model configured now; run \`ctxsmith index\` to rebuild them` };
   }
-
-  async close(): Promise<void> {
-    const embedder = this.#embedder;
-    this.#embedder = undefined;
-    await embedder?.close();
-  }
+  return { vector: embedded.vector, notice: null };
 }

@@ -79,10 +79,17 @@ export class BruteForceIndex implements VectorSearch {
   }
 
   search(query: Float32Array, k: number): Neighbour[] {
-    const scores = new Float32Array(this.#labels.length);
-    for (let i = 0; i < scores.length; i++) scores[i] = dot(query, this.#data, i * this.dimension);
-    const order = Array.from(scores.keys()).sort((a, b) => scores[b]! - scores[a]! || this.#labels[a]! - this.#labels[b]!);
-    return order.slice(0, k).map((i) => ({ label: this.#labels[i]!, score: scores[i]! }));
+    // The k best in a small array kept sorted (best first): most vectors fail the first comparison.
+    const best: Neighbour[] = [];
+    for (let i = 0; i < this.#labels.length; i++) {
+      const score = dot(query, this.#data, i * this.dimension);
+      if (best.length === k && !(score > best[k - 1]!.score)) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.score < score) at--;
+      best.splice(at, 0, { label: this.#labels[i]!, score });
+      if (best.length > k) best.pop();
+    }
+    return best;
   }
 }
 
