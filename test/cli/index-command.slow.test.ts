@@ -22,7 +22,7 @@ describe("ctxsmith index", () => {
     expect(r.stdout).toMatch(/timings +walk .* parse .* lexical/);
     expect(r.stdout).toMatch(/on disk/);
     // No model here (offline, empty model cache): one line says why semantic search is off and where to read how to enable it.
-    expect(r.stdout).toMatch(/semantic +off: The model BAAI\/bge-small-en-v1\.5 is not in the cache .*\n +Lexical search works as usual\. To enable semantic search, see "Semantic search" in the README/);
+    expect(r.stdout).toMatch(/^ +semantic +off \(lexical search only\): The model BAAI\/bge-small-en-v1\.5 is not in the cache .* offline mode is on\. .*See "Semantic search" in the README to enable it\.$/m);
     // Piped stderr stays clean: no progress bar, no carriage returns.
     expect(r.stderr).toBe("");
   });

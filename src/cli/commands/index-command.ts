@@ -96,5 +96,6 @@ export function formatSemantic(s: IndexStats["semantic"]): string {
     return `  semantic  ${formatCount(s.vectors)} vectors (${s.model})${work}`;
   }
   if (s.reason === "--no-semantic") return "  semantic  off (--no-semantic)";
-  return `  semantic  off: ${s.reason ?? "no vectors"}\n            Lexical search works as usual. To enable semantic search, see "Semantic search" in the README (a model folder, a download, or an Ollama/OpenAI-compatible server).`;
+  // One line: the reason says what is missing; the README says every way to provide it.
+  return `  semantic  off (lexical search only): ${(s.reason ?? "no vectors").replace(/\.$/, "")}. See "Semantic search" in the README to enable it.`;
 }
