@@ -49,7 +49,9 @@ const SIGNAL_GRID: Record<SignalName, number[]> = {
   symbols: [0, 0.5, 1, 1.5, 2, 3],
   references: [0, 0.5, 1, 2, 3, 4],
   history: [0, 0.25, 0.5, 1, 1.5],
-  semantic: [1], // no vectors yet: nothing to tune
+  // With cached signals from a benchmark run that had a real embedding model; without one the signal
+  // is empty and every weight scores the same.
+  semantic: [0, 0.25, 0.5, 1, 1.5, 2],
   exactName: [0, 0.25, 0.5, 1, 2],
   cochange: [0, 0.1, 0.25, 0.5],
   callgraph: [0, 0.1, 0.25, 0.5],
