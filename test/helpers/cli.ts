@@ -18,8 +18,8 @@ export function runCli(args: string[], options: { cwd?: string; input?: string; 
 }
 
 /** Starts the CLI; `onLine` sees each stderr line as it arrives. */
-export function startCli(args: string[], onLine?: (line: string, child: ChildProcess) => void): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+export function startCli(args: string[], onLine?: (line: string, child: ChildProcess) => void, env?: Record<string, string>): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: env ? { ...process.env, ...env } : undefined });
   let stdout = "";
   let stderr = "";
   let pending = "";
