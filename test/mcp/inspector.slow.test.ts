@@ -15,7 +15,9 @@ beforeAll(() => {
 afterAll(() => repo.dispose());
 
 function inspect(...args: string[]): unknown {
-  const r = spawnSync(INSPECTOR, ["--cli", process.execPath, CLI, "serve", "--path", repo.root, ...args], { encoding: "utf8", timeout: 120_000 });
+  // The inspector starts the server with a minimal environment: pass the tests' model settings on.
+  const env = ["CTXSMITH_OFFLINE", "CTXSMITH_CACHE_DIR"].flatMap((k) => ["-e", `${k}=${process.env[k] ?? ""}`]);
+  const r = spawnSync(INSPECTOR, ["--cli", ...env, process.execPath, CLI, "serve", "--path", repo.root, ...args], { encoding: "utf8", timeout: 120_000 });
   if (r.status !== 0) throw new Error(`inspector failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
