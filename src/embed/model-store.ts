@@ -33,9 +33,9 @@ function filesToFetch(quantized: boolean): Array<{ any: string[]; required: bool
   ];
 }
 
-/** Whether `model` names a folder rather than a hub id. */
+/** Whether `model` names a folder rather than a hub id (an existing folder wins over a hub id of the same spelling). */
 export function isLocalModel(model: string): boolean {
-  return isAbsolute(model) || model.startsWith(".") || model.startsWith("~") || (!/^[\w.-]+\/[\w.-]+$/.test(model) && existsSync(model));
+  return isAbsolute(model) || model.startsWith(".") || model.startsWith("~") || existsSync(model);
 }
 
 /** The cache folder of a hub model. */

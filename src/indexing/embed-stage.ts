@@ -6,7 +6,7 @@ import type { Embedder, Provenance } from "../embed/types.js";
 import type { IndexStore } from "../store/store.js";
 import type { SemanticMeta } from "../store/types.js";
 import { vectorToBuffer, type VectorCache } from "../store/vector-cache.js";
-import { removeStaleHnswFiles, writeHnsw } from "../store/vector-index.js";
+import { loadHnswlib, removeStaleHnswFiles, writeHnsw } from "../store/vector-index.js";
 
 /** New summaries per transaction: a commit every few seconds of embedding, bounded memory. */
 const CHUNK_SUMMARIES = 1024;
@@ -22,15 +22,8 @@ export interface EmbedUpdate {
   embedded: number;
   /** Summaries whose vectors came from the vector cache. */
   cached: number;
-  /** Vectors removed (their symbol changed or went away). */
-  removed: number;
   /** Vectors in the index now. */
   vectors: number;
-  /** The vectors were reset because the model changed (or none existed). */
-  reset: boolean;
-  /** How queries will search: an HNSW graph, or brute force when hnswlib-node is not available. */
-  search: "hnsw" | "brute-force";
-  ms: number;
 }
 
 interface FilePlan {
@@ -58,15 +51,13 @@ export async function updateEmbeddings(
   cache: VectorCache | null,
   options: { emit?: (event: ProgressEvent) => void; signal?: AbortSignal; chunkSummaries?: number } = {},
 ): Promise<EmbedUpdate> {
-  const started = performance.now();
   const provenance = await embedder.provenance();
   const emit = options.emit ?? (() => undefined);
   let semantic = store.meta().semantic;
-  const reset = !semantic || semantic.provenance.key !== provenance.key;
-  if (reset) semantic = await resetVectors(store, provenance);
+  if (!semantic || semantic.provenance.key !== provenance.key) semantic = await resetVectors(store, provenance);
   const startVersion = semantic!.version;
   const pending = [...store.embedJournal.getKeys()];
-  const update: EmbedUpdate = { provenance, files: 0, embedded: 0, cached: 0, removed: 0, vectors: semantic!.vectors, reset, search: "brute-force", ms: 0 };
+  const update: EmbedUpdate = { provenance, files: 0, embedded: 0, cached: 0, vectors: semantic!.vectors };
   const added: number[] = [];
   const removed: number[] = [];
 
@@ -80,7 +71,6 @@ export async function updateEmbeddings(
     update.files += chunk.length;
     update.embedded += result.embedded;
     update.cached += result.cached;
-    update.removed += result.removed.length;
     emit({ stage: "embed", done: update.files, total: pending.length, embedded: update.embedded });
     chunk = [];
     toEmbed = 0;
@@ -96,7 +86,8 @@ export async function updateEmbeddings(
   await flush();
 
   semantic = store.meta().semantic!;
-  const graphDue = semantic.vectors > 0 && semantic.hnsw?.version !== semantic.version;
+  // Without hnswlib-node there is no graph to write: queries search by brute force.
+  const graphDue = semantic.vectors > 0 && semantic.hnsw?.version !== semantic.version && loadHnswlib() !== null;
   const hnsw = graphDue ? writeHnsw(store, semantic, startVersion, added, removed) : semantic.hnsw;
   if (graphDue || !semantic.complete) {
     await store.transaction(() =>
@@ -108,8 +99,6 @@ export async function updateEmbeddings(
   }
   if (graphDue) removeStaleHnswFiles(store.indexDir, hnsw?.file ?? null);
   update.vectors = semantic.vectors;
-  update.search = hnsw && hnsw.version === semantic.version ? "hnsw" : "brute-force";
-  update.ms = Math.round(performance.now() - started);
   return update;
 }
 
