@@ -33,9 +33,11 @@ let hnswModule: HnswModule | null | undefined;
 
 /**
  * hnswlib-node, or null where it cannot load (it compiles at install; without a compiler it is
- * missing, and search falls back to brute force with the same results).
+ * missing, and search falls back to brute force with the same results) or `CTXSMITH_NO_HNSW=1`.
  */
 export function loadHnswlib(): HnswModule | null {
+  // An escape hatch (and the tests' way to take the fallback path): exact search, no graph file.
+  if (process.env.CTXSMITH_NO_HNSW === "1") return null;
   if (hnswModule === undefined) {
     try {
       hnswModule = createRequire(import.meta.url)("hnswlib-node") as HnswModule;

@@ -179,6 +179,36 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
     }
   });
 
+  it("without hnswlib-node the vectors are searched by brute force, with the same best hit; a later run writes the graph", async () => {
+    const indexDir = mkdtempSync(join(tmpdir(), "ctxsmith-nohnsw-"));
+    process.env.CTXSMITH_NO_HNSW = "1";
+    try {
+      const engine = engineFor(indexDir);
+      const stats = await engine.index();
+      expect(stats.semantic.on).toBe(true);
+      expect(engine.store()!.meta().semantic).toMatchObject({ complete: true, hnsw: null });
+      expect(readdirSync(indexDir).filter((f) => f.endsWith(".hnsw"))).toEqual([]);
+      const generation = engine.store()!.meta().generation;
+      await engine.index(); // nothing to do: no graph to write, no commit
+      expect(engine.store()!.meta().generation).toBe(generation);
+      const summary = symbolSummaries("shop/payments/retry.py", engine.store()!.symbols.get("shop/payments/retry.py")!)[0]!;
+      const brute = await engine.rank(summary.text, { ranking: SEMANTIC_ONLY, refresh: false });
+      expect(brute.files[0]?.path).toBe("shop/payments/retry.py");
+      await engine.close();
+
+      delete process.env.CTXSMITH_NO_HNSW;
+      const later = engineFor(indexDir);
+      await later.index();
+      expect(later.store()!.meta().semantic!.hnsw).not.toBeNull();
+      const graph = await later.rank(summary.text, { ranking: SEMANTIC_ONLY, refresh: false });
+      expect(graph.files.map((f) => f.path).slice(0, 3)).toEqual(brute.files.map((f) => f.path).slice(0, 3));
+      await later.close();
+    } finally {
+      delete process.env.CTXSMITH_NO_HNSW;
+      rmSync(indexDir, { recursive: true, force: true });
+    }
+  });
+
   it("without a model (offline, not cached) or with --no-semantic, indexing finishes lexically and says why", async () => {
     const indexDir = mkdtempSync(join(tmpdir(), "ctxsmith-nomodel-"));
     try {
