@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import onnxProto from "onnx-proto";
+import { quantizeGraph } from "../../src/embed/quantize.js";
 
 const { onnx } = onnxProto;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
@@ -30,7 +31,7 @@ export interface BertShape {
   crossEncoder: boolean;
   pooling: "cls" | "mean";
   seed: number;
-  /** Dynamic int8 quantization of the dense layers (as `onnxruntime.quantization.quantize_dynamic` writes them). */
+  /** Dynamic int8 quantization of the dense layers (src/embed/quantize.ts), written as `onnx/model_quantized.onnx`. */
   quantized: boolean;
 }
 
@@ -98,7 +99,7 @@ class GraphBuilder {
     return this.op(type, inputs, attrs)[0]!;
   }
 
-  tensor(dims: number[], values: Float32Array | BigInt64Array | Int8Array | Uint8Array, dataType: number, prefix = "w"): string {
+  tensor(dims: number[], values: Float32Array | BigInt64Array, dataType: number, prefix = "w"): string {
     const name = this.name(prefix);
     this.initializers.push({ name, dims, dataType, rawData: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) });
     return name;
@@ -120,20 +121,9 @@ class GraphBuilder {
     return this.tensor([], Float32Array.of(value), FLOAT, "c");
   }
 
-  /** `x · W + b`, with W random [inDim, outDim]; quantized as int8 weights when asked. */
-  dense(x: string, inDim: number, outDim: number, quantized: boolean): string {
-    const bias = this.floats([outDim], "random");
-    if (!quantized) return this.one("Add", [this.one("MatMul", [x, this.floats([inDim, outDim], "random")]), bias]);
-    const weights = new Int8Array(inDim * outDim);
-    for (let i = 0; i < weights.length; i++) weights[i] = Math.round((this.#rand() * 2 - 1) * 127);
-    const w = this.tensor([inDim, outDim], weights, onnx.TensorProto.DataType.INT8);
-    const wScale = this.scalar(0.0866 / 127);
-    const wZero = this.tensor([], Int8Array.of(0), onnx.TensorProto.DataType.INT8, "c");
-    const [xq, xScale, xZero] = this.op("DynamicQuantizeLinear", [x], [], 3) as [string, string, string];
-    const product = this.one("MatMulInteger", [xq, w, xZero, wZero]);
-    const scale = this.one("Mul", [xScale, wScale]);
-    const real = this.one("Mul", [this.one("Cast", [product], [{ name: "to", type: onnx.AttributeProto.AttributeType.INT, i: FLOAT }]), scale]);
-    return this.one("Add", [real, bias]);
+  /** `x · W + b`, with W and b random; W is [inDim, outDim]. */
+  dense(x: string, inDim: number, outDim: number): string {
+    return this.one("Add", [this.one("MatMul", [x, this.floats([inDim, outDim], "random")]), this.floats([outDim], "random")]);
   }
 
   layerNorm(x: string, dim: number): string {
@@ -173,16 +163,16 @@ export function bertModel(shape: BertShape): Uint8Array {
 
   for (let l = 0; l < layers; l++) {
     const split = (t: string, perm: number[]): string => g.one("Transpose", [g.one("Reshape", [t, headsShape])], [ints("perm", perm)]);
-    const q = split(g.dense(x, hidden, hidden, shape.quantized), [0, 2, 1, 3]);
-    const k = split(g.dense(x, hidden, hidden, shape.quantized), [0, 2, 3, 1]);
-    const v = split(g.dense(x, hidden, hidden, shape.quantized), [0, 2, 1, 3]);
+    const q = split(g.dense(x, hidden, hidden), [0, 2, 1, 3]);
+    const k = split(g.dense(x, hidden, hidden), [0, 2, 3, 1]);
+    const v = split(g.dense(x, hidden, hidden), [0, 2, 1, 3]);
     const scores = g.one("Add", [g.one("Mul", [g.one("MatMul", [q, k]), scale]), bias]);
     const probs = g.one("Softmax", [scores], [int("axis", -1)]);
     const context = g.one("Reshape", [g.one("Transpose", [g.one("MatMul", [probs, v])], [ints("perm", [0, 2, 1, 3])]), mergedShape]);
-    const attended = g.layerNorm(g.one("Add", [x, g.dense(context, hidden, hidden, shape.quantized)]), hidden);
-    const up = g.dense(attended, hidden, intermediate, shape.quantized);
+    const attended = g.layerNorm(g.one("Add", [x, g.dense(context, hidden, hidden)]), hidden);
+    const up = g.dense(attended, hidden, intermediate);
     const gelu = g.one("Mul", [g.one("Mul", [up, g.scalar(0.5)]), g.one("Add", [g.scalar(1), g.one("Erf", [g.one("Mul", [up, g.scalar(Math.SQRT1_2)])])])]);
-    x = g.layerNorm(g.one("Add", [attended, g.dense(gelu, intermediate, hidden, shape.quantized)]), hidden);
+    x = g.layerNorm(g.one("Add", [attended, g.dense(gelu, intermediate, hidden)]), hidden);
   }
 
   const dynamic = (name: string, elemType: number, dims: Array<string | number>): onnxProto.onnx.IValueInfoProto => ({
@@ -192,8 +182,8 @@ export function bertModel(shape: BertShape): Uint8Array {
   const outputs: onnxProto.onnx.IValueInfoProto[] = [];
   if (shape.crossEncoder) {
     const cls = g.one("Gather", [x, g.tensor([], BigInt64Array.of(0n), INT64, "c")], [int("axis", 1)]);
-    const pooled = g.one("Tanh", [g.dense(cls, hidden, hidden, false)]);
-    const logits = g.dense(pooled, hidden, 1, false);
+    const pooled = g.one("Tanh", [g.dense(cls, hidden, hidden)]);
+    const logits = g.dense(pooled, hidden, 1);
     g.nodes.push({ opType: "Identity", input: [logits], output: ["logits"], name: "logits" });
     outputs.push(dynamic("logits", FLOAT, ["batch", 1]));
   } else {
@@ -213,6 +203,8 @@ export function bertModel(shape: BertShape): Uint8Array {
       output: outputs,
     },
   });
+  // The int8 variant is what ContextSmith's own quantizer makes of the float model.
+  if (shape.quantized) quantizeGraph(onnx, model);
   return onnx.ModelProto.encode(model).finish();
 }
 

@@ -34,6 +34,7 @@ function localOptions(settings: EmbeddingSettings, model: string, options: Provi
   return {
     model,
     quantized: settings.quantized,
+    cacheDir: settings.cacheDir,
     keepAlive: settings.keepAlive,
     locate: () =>
       locateModel(model, {

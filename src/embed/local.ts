@@ -1,7 +1,10 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Piscina } from "piscina";
 import { ContextSmithError } from "../core/errors.js";
 import { createPool } from "../indexing/pools.js";
 import { readModelCard, type ModelCard } from "./model-dir.js";
+import { quantizeModel } from "./quantize.js";
 import { EMBED_PROTOCOL_VERSION, type EmbedResult, type EmbedTask } from "./protocol.js";
 import { Resident } from "./resident.js";
 import type { Embedder, EmbedKind, KeepAlive, Provenance, Reranker } from "./types.js";
@@ -19,7 +22,10 @@ export interface LocalModelOptions {
   model: string;
   /** Resolves the model to a local folder, downloading it when needed. */
   locate: () => Promise<string>;
+  /** Use an int8 model: the model's own int8 file, else one quantized here once (see quantize.ts). */
   quantized: boolean;
+  /** Where models quantized here are kept (`<cacheDir>/quantized/`). */
+  cacheDir: string;
   /** Embed worker threads (one intra-op thread each). */
   threads: number;
   keepAlive: KeepAlive;
@@ -44,7 +50,7 @@ class OnnxPool {
    */
   card(): Promise<ModelCard> {
     if (!this.#card) {
-      const card = this.options.locate().then((dir) => readModelCard(dir, this.options.model, this.options.quantized));
+      const card = this.options.locate().then((dir) => this.#withInt8(readModelCard(dir, this.options.model, this.options.quantized)));
       this.#card = card;
       card.catch(() => {
         setTimeout(() => {
@@ -53,6 +59,14 @@ class OnnxPool {
       });
     }
     return this.#card;
+  }
+
+  /** The card itself, or, when int8 is wanted and the model has no int8 file, its quantized copy (made once, then cached). */
+  async #withInt8(card: ModelCard): Promise<ModelCard> {
+    if (!this.options.quantized || card.int8) return card;
+    const target = join(this.options.cacheDir, "quantized", `${card.fingerprint}.onnx`);
+    if (!existsSync(target)) await quantizeModel(card.onnx, target);
+    return { ...card, onnx: target, int8: true, fingerprint: `${card.fingerprint}-q8` };
   }
 
   /** Runs tasks on the pool (all of one call share one residency). */

@@ -9,6 +9,8 @@ export interface ModelCard {
   dir: string;
   /** The ONNX file, absolute. */
   onnx: string;
+  /** Whether that file is int8-quantized (a quantized file of the model, or one made here). */
+  int8: boolean;
   pooling: Exclude<Pooling, "provider">;
   /** Hidden size from config.json (the vector dimension of an encoder). */
   dimension: number | null;
@@ -43,6 +45,7 @@ export function readModelCard(dir: string, model: string, quantized: boolean): M
   return {
     dir,
     onnx,
+    int8: QUANTIZED_FILES.includes(file),
     pooling,
     dimension: typeof config?.hidden_size === "number" ? config.hidden_size : null,
     maxLength: Math.min(512, config?.max_position_embeddings ?? 512),

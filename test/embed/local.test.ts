@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { approxTokens, LocalEmbedder, LocalReranker, lengthBatches } from "../../src/embed/local.js";
 import { readModelCard } from "../../src/embed/model-dir.js";
@@ -13,7 +14,7 @@ afterAll(() => {
   for (const dir of [mean, cls, cross]) rmSync(dir, { recursive: true, force: true });
 });
 
-const local = (dir: string, keepAlive: number | "always" = "always") => new LocalEmbedder({ model: dir, locate: async () => dir, quantized: false, threads: 2, keepAlive });
+const local = (dir: string, keepAlive: number | "always" = "always") => new LocalEmbedder({ model: dir, locate: async () => dir, quantized: false, cacheDir: tmpdir(), threads: 2, keepAlive });
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -72,7 +73,7 @@ describe("local ONNX embedder (generated BERT-shaped models in the embed pool)",
   });
 
   it("cross-encoder scores pairs on the same machinery; --rerank orders the top files by them", async () => {
-    const reranker = new LocalReranker({ model: cross, locate: async () => cross, quantized: false, threads: 1, keepAlive: "always" });
+    const reranker = new LocalReranker({ model: cross, locate: async () => cross, quantized: false, cacheDir: tmpdir(), threads: 1, keepAlive: "always" });
     try {
       const docs = ["shop/payments/card.py\ncharge_card", "shop/cart.py\ncart total", "docs/readme.md", "shop/pricing.py\ndiscount coupon"];
       const scores = await reranker.score("charge the declined card", docs);

@@ -149,7 +149,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       await lexical.close();
 
       const { store } = await IndexStore.openForWrite(indexDir);
-      const real = new LocalEmbedder({ model, locate: async () => model, quantized: false, threads: 1, keepAlive: 0 });
+      const real = new LocalEmbedder({ model, locate: async () => model, quantized: false, cacheDir: privateCache, threads: 1, keepAlive: 0 });
       let calls = 0;
       const failing: Embedder = {
         provenance: () => real.provenance(),
