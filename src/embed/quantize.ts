@@ -28,8 +28,10 @@ export async function quantizeModel(source: string, target: string): Promise<{ q
   }
   const quantized = quantizeGraph(onnx, model);
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(`${target}.tmp`, onnx.ModelProto.encode(model).finish());
-  renameSync(`${target}.tmp`, target);
+  // A temporary name of this process's own: two processes quantizing the same model both finish.
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, onnx.ModelProto.encode(model).finish());
+  renameSync(temporary, target);
   return { quantized };
 }
 
