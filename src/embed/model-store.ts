@@ -18,9 +18,12 @@ export interface ModelStoreOptions {
   quantized: boolean;
   onProgress?: (progress: DownloadProgress) => void;
   signal?: AbortSignal;
+  /** How long the hub may take to answer a request, not to send the file (default 30 s). */
+  connectTimeoutMs?: number;
 }
 
 const COMPLETE = ".complete";
+const CONNECT_TIMEOUT_MS = 30_000;
 
 /** Files of a model repository, in download order: what must be there, and what may be. */
 function filesToFetch(quantized: boolean): Array<{ any: string[]; required: boolean }> {
@@ -100,19 +103,28 @@ async function downloadFile(model: string, file: string, target: string, options
   const have = existsSync(part) ? statSync(part).size : 0;
   let response: Response;
   let expected: { sha256: string | null; size: number | null };
+  // A network that drops packets must not hang an index run: the hub answers in seconds. The
+  // timer stops once the answer's headers are in; the body may take as long as it takes.
+  const answered = new AbortController();
+  const timeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const timer = setTimeout(() => answered.abort(new Error(`no answer in ${timeout / 1000} s`)), timeout);
+  const signal = AbortSignal.any([answered.signal, ...(options.signal ? [options.signal] : [])]);
+  const range: Record<string, string> = have > 0 ? { Range: `bytes=${have}-` } : {};
   try {
     // The hub answers LFS files with a redirect whose headers carry the file's SHA-256 and size.
-    const first = await fetch(url, { redirect: "manual", signal: options.signal, headers: have > 0 ? { Range: `bytes=${have}-` } : {} });
+    const first = await fetch(url, { redirect: "manual", signal, headers: range });
     expected = expectedOf(first.headers);
     response = first;
     const location = first.headers.get("location");
     if (first.status >= 300 && first.status < 400 && location) {
-      response = await fetch(new URL(location, url), { signal: options.signal, headers: have > 0 ? { Range: `bytes=${have}-` } : {} });
+      response = await fetch(new URL(location, url), { signal, headers: range });
       const more = expectedOf(response.headers);
       expected = { sha256: expected.sha256 ?? more.sha256, size: expected.size ?? more.size };
     }
   } catch (error) {
     throw new ContextSmithError("IO_ERROR", `Cannot download ${url}: ${causeOf(error)}. Offline? Set CTXSMITH_OFFLINE=1 and copy the model into ${dirname(target)}.`);
+  } finally {
+    clearTimeout(timer);
   }
   if (response.status === 404) return false;
   if (response.status === 416) {

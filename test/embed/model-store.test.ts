@@ -150,6 +150,19 @@ describe("model download from the hub (local stand-in)", () => {
     expect(hub.requests).toEqual([]);
   });
 
+  it("a hub that never answers times out instead of hanging the run", async () => {
+    fresh();
+    const silent = createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    try {
+      const hubEndpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      await expect(locateModel(repo, { ...options(), hubEndpoint, connectTimeoutMs: 200 })).rejects.toThrow(/Cannot download .*no answer in 0\.2 s/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
   it("a repository without an ONNX export is a clear error; a folder path is used as it is", async () => {
     fresh();
     await expect(locateModel("test-org/no-such-model", options())).rejects.toThrow(/has none of .*tokenizer\.json/);
