@@ -30,8 +30,7 @@ import { Engine } from "../src/engine.js";
 import { embedTask } from "../src/query/task-vector.js";
 import { createEmbedder } from "../src/embed/factory.js";
 import { resolveEmbeddingSettings } from "../src/embed/settings.js";
-import { BruteForceIndex, openVectorSearch, writeHnsw } from "../src/store/vector-index.js";
-import { bufferToVector } from "../src/store/vector-cache.js";
+import { BruteForceIndex, openVectorSearch, storedVectors, writeHnsw } from "../src/store/vector-index.js";
 import { benchArgs } from "./args.js";
 import { BGE_SMALL, makeVocab, writeModelDir } from "./models/bert-onnx.js";
 
@@ -176,6 +175,15 @@ async function main(): Promise<void> {
     say("## The embed stage on the whole repository (int8, --jobs 2)");
     say();
     say(`- cold: ${cold.semantic.embedded.toLocaleString("en-US")} summaries embedded in ${ms(cold.timings.embed ?? 0)} (${((cold.semantic.embedded / (cold.timings.embed ?? 1)) * 1000).toFixed(0)}/s, HNSW graph included), whole index run ${ms(cold.timings.total ?? 0)}; ${semantic.vectors.toLocaleString("en-US")} vectors, search: ${semantic.hnsw ? "HNSW" : "brute force"}`);
+    const size = (path: string): number => {
+      try {
+        return statSync(path).size;
+      } catch {
+        return 0;
+      }
+    };
+    const hnswFile = semantic.hnsw ? size(join(indexDir, semantic.hnsw.file)) : 0;
+    say(`- disk: the index ${mb(size(join(indexDir, "index.lmdb")))} (${mb(size(join(work, "lexical-index", "index.lmdb")))} without vectors), HNSW graph ${mb(hnswFile)}, the shared vector cache ${mb(size(join(cacheDir, "vectors.lmdb")))}; vectors are stored as float16`);
     const noChange = await engine.index();
     say(`- no change: embed stage ${ms(noChange.timings.embed ?? 0)}, whole run ${ms(noChange.timings.total ?? 0)}`);
 
@@ -205,11 +213,10 @@ async function main(): Promise<void> {
     const t1 = performance.now();
     const brute = BruteForceIndex.fromStore(store, current.provenance.dimension);
     const bruteLoad = performance.now() - t1;
-    const queries = sample([...store.vectors.getRange({ limit: 100_000 })], 100).map((e) => {
+    const queries = sample([...storedVectors(store, current.provenance.dimension)], 100).map(([, v]) =>
       // A query near, not on, a stored vector.
-      const v = bufferToVector(e.value.vector);
-      return v.map((x, i) => x + (i % 7 === 0 ? 0.02 : -0.01));
-    });
+      v.map((x, i) => x + (i % 7 === 0 ? 0.02 : -0.01)),
+    );
     const time = (search: { search(q: Float32Array, k: number): unknown }, k: number) =>
       median(queries.map((q) => {
         const s = performance.now();

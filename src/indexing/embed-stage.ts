@@ -4,8 +4,9 @@ import type { ProgressEvent } from "../core/types.js";
 import { symbolSummaries, type Summary } from "../embed/summary.js";
 import type { Embedder, Provenance } from "../embed/types.js";
 import type { IndexStore } from "../store/store.js";
-import type { SemanticMeta } from "../store/types.js";
-import { vectorToBuffer, type VectorCache } from "../store/vector-cache.js";
+import type { FileVectors, SemanticMeta } from "../store/types.js";
+import type { VectorCache } from "../store/vector-cache.js";
+import { decodeVector, encodeVectors, roundToHalf } from "../store/vector-codec.js";
 import { loadHnswlib, removeStaleHnswFiles, writeHnsw } from "../store/vector-index.js";
 
 /** New summaries per transaction: a commit every few seconds of embedding, bounded memory. */
@@ -29,7 +30,7 @@ export interface EmbedUpdate {
 interface FilePlan {
   path: string;
   summaries: Summary[];
-  old: { hashes: string[]; labels: number[] };
+  old: FileVectors | undefined;
 }
 
 /**
@@ -78,7 +79,7 @@ export async function updateEmbeddings(
   for (const path of pending) {
     if (options.signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
     const plan = planFile(store, path);
-    const known = new Set(plan.old.hashes);
+    const known = new Set(plan.old?.hashes);
     toEmbed += plan.summaries.filter((s) => !known.has(s.hash)).length;
     chunk.push(plan);
     if (toEmbed >= (options.chunkSummaries ?? CHUNK_SUMMARIES) || chunk.length >= CHUNK_FILES) await flush();
@@ -107,7 +108,7 @@ async function resetVectors(store: IndexStore, provenance: Provenance): Promise<
   const old = store.meta().semantic;
   const fresh: SemanticMeta = { provenance, complete: false, vectors: 0, nextLabel: old?.nextLabel ?? 0, version: (old?.version ?? 0) + 1, hnsw: null };
   await store.transaction(() => {
-    for (const label of store.vectors.getKeys()) void store.vectors.remove(label);
+    for (const label of store.labels.getKeys()) void store.labels.remove(label);
     for (const path of store.embedded.getKeys()) void store.embedded.remove(path);
     for (const path of store.allPaths()) void store.embedJournal.put(path, true);
     store.updateMeta((m) => {
@@ -123,7 +124,7 @@ async function resetVectors(store: IndexStore, provenance: Provenance): Promise<
 function planFile(store: IndexStore, path: string): FilePlan {
   const record = store.file(path);
   const symbols = record && !record.skipped && record.language !== null && !isTestPath(path) ? store.symbols.get(path) : undefined;
-  return { path, summaries: symbols ? symbolSummaries(path, symbols) : [], old: store.embedded.get(path) ?? { hashes: [], labels: [] } };
+  return { path, summaries: symbols ? symbolSummaries(path, symbols) : [], old: store.embedded.get(path) };
 }
 
 async function commitChunk(
@@ -137,7 +138,7 @@ async function commitChunk(
   const vectors = new Map<string, Float32Array>();
   const missing = new Map<string, string>();
   for (const plan of chunk) {
-    const known = new Set(plan.old.hashes);
+    const known = new Set(plan.old?.hashes);
     for (const s of plan.summaries) {
       if (known.has(s.hash) || vectors.has(s.hash) || missing.has(s.hash)) continue;
       const hit = cache?.get(provenance.key, s.hash);
@@ -152,7 +153,8 @@ async function commitChunk(
     const fresh: Array<[string, Float32Array]> = hashes.map((h, i) => {
       const v = made[i]!;
       if (v.length !== provenance.dimension) throw new ContextSmithError("INTERNAL", `The model made a vector of ${v.length} dimensions, the index has ${provenance.dimension}.`);
-      return [h, v];
+      // Stored as float16 everywhere: rounded now, a vector is the same in the index, the cache and the graph.
+      return [h, roundToHalf(v)];
     });
     for (const [h, v] of fresh) vectors.set(h, v);
     await cache?.putAll(provenance.key, fresh);
@@ -164,24 +166,34 @@ async function commitChunk(
     store.updateMeta((meta) => {
       const semantic = meta.semantic!;
       for (const plan of chunk) {
-        const oldLabel = new Map(plan.old.hashes.map((h, i) => [h, plan.old.labels[i]!]));
-        const labels: number[] = [];
-        for (const s of plan.summaries) {
-          let label = oldLabel.get(s.hash);
-          if (label === undefined) {
-            label = semantic.nextLabel++;
-            void store.vectors.put(label, { path: plan.path, name: s.name, vector: vectorToBuffer(vectors.get(s.hash)!) });
-            added.push(label);
-          } else oldLabel.delete(s.hash);
-          labels.push(label);
-        }
-        for (const label of oldLabel.values()) {
-          void store.vectors.remove(label);
-          removed.push(label);
-        }
-        if (labels.length > 0) void store.embedded.put(plan.path, { hashes: plan.summaries.map((s) => s.hash), labels });
-        else if (plan.old.labels.length > 0) void store.embedded.remove(plan.path);
+        const old = plan.old;
+        const hashes = plan.summaries.map((s) => s.hash);
         void store.embedJournal.remove(plan.path);
+        // A body edit leaves the summaries as they were: nothing to write (unchanged keys are not re-put).
+        if (old && hashes.length === old.hashes.length && hashes.every((h, i) => h === old.hashes[i])) continue;
+        const oldAt = new Map(old?.hashes.map((h, i) => [h, i]));
+        const labels: number[] = [];
+        const kept: Float32Array[] = [];
+        for (const s of plan.summaries) {
+          const at = oldAt.get(s.hash);
+          if (at !== undefined && old) {
+            labels.push(old.labels[at]!);
+            kept.push(decodeVector(old.vectors, at, provenance.dimension));
+            oldAt.delete(s.hash);
+          } else {
+            const label = semantic.nextLabel++;
+            void store.labels.put(label, [plan.path, s.name]);
+            labels.push(label);
+            kept.push(vectors.get(s.hash)!);
+            added.push(label);
+          }
+        }
+        for (const at of oldAt.values()) {
+          void store.labels.remove(old!.labels[at]!);
+          removed.push(old!.labels[at]!);
+        }
+        if (labels.length > 0) void store.embedded.put(plan.path, { hashes, labels, names: plan.summaries.map((s) => s.name), vectors: encodeVectors(kept) });
+        else if (old) void store.embedded.remove(plan.path);
       }
       semantic.vectors += added.length - removed.length;
       if (added.length + removed.length > 0) {

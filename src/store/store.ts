@@ -5,7 +5,7 @@ import { ContextSmithError } from "../core/errors.js";
 import type { CommitInfo, FileHistory, ParsedFile, SymbolInfo, TermStats } from "../core/types.js";
 import type { StoredFileGraph } from "../graph/types.js";
 import { checkDataFile } from "./preflight.js";
-import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type StoredVector, type Totals } from "./types.js";
+import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type FileVectors, type StoredFile, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
 const META_KEY = "meta";
@@ -69,10 +69,10 @@ export class IndexStore {
   /** PageRank per file (key `pagerank`). */
   readonly graphMeta: Database<Record<string, number>, string>;
   // Semantic vectors (written by the embed stage, src/indexing/embed-stage.ts).
-  /** Vector label -> the summary's path and name, and the vector. */
-  readonly vectors: Database<StoredVector, number>;
-  /** Per file: the summary hashes it has vectors for, and their labels (parallel arrays). */
-  readonly embedded: Database<{ hashes: string[]; labels: number[] }, string>;
+  /** Per file: its summaries' hashes, vector labels and names, and the vectors. */
+  readonly embedded: Database<FileVectors, string>;
+  /** Vector label -> `[path, qualified name]` of its summary: what a kNN hit is. */
+  readonly labels: Database<[string, string], number>;
   /** Files whose vectors are out of date: written with every change, emptied by the embed stage. */
   readonly embedJournal: Database<true, string>;
   readonly #meta: Database<StoreMeta, string>;
@@ -111,8 +111,8 @@ export class IndexStore {
     this.links = this.#env.openDB("links", {});
     this.graphJournal = this.#env.openDB("graph-journal", {});
     this.graphMeta = this.#env.openDB("graph-meta", {});
-    this.vectors = this.#env.openDB("vectors", { keyEncoding: "uint32" });
     this.embedded = this.#env.openDB("embedded", {});
+    this.labels = this.#env.openDB("labels", { keyEncoding: "uint32" });
     this.embedJournal = this.#env.openDB("embed-journal", {});
     this.#meta = this.#env.openDB("meta", {});
   }

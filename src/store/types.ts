@@ -2,7 +2,7 @@ import type { FileRecord } from "../core/types.js";
 import type { Provenance } from "../embed/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -56,12 +56,16 @@ export interface SemanticMeta {
   hnsw: { file: string; version: number; size: number; deleted: number } | null;
 }
 
-/** One stored vector: the symbol summary it embeds (its path and qualified name) and the vector. */
-export interface StoredVector {
-  path: string;
-  name: string;
-  /** Float32 values, little-endian (a Buffer: typed arrays do not round-trip through msgpack). */
-  vector: Buffer;
+/**
+ * One file's vectors: per summary, in the file's order, its hash, label and symbol name, and the
+ * vectors themselves, float16, one after another (see vector-codec.ts). One value per file: LMDB
+ * stores it in contiguous pages instead of a page per vector.
+ */
+export interface FileVectors {
+  hashes: string[];
+  labels: number[];
+  names: string[];
+  vectors: Buffer;
 }
 
 /** The per-file counts kept on the file record so totals can be updated without re-reading. */

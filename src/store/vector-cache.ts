@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open, type RootDatabase } from "lmdb";
+import { decodeVector, encodeVectors } from "./vector-codec.js";
 
 /**
  * Vectors by model key and summary hash, shared by every index on the machine
@@ -28,29 +29,17 @@ export class VectorCache {
   /** The cached vector of `hash` in the space `key`, or undefined. */
   get(key: string, hash: string): Float32Array | undefined {
     const bytes = this.#db.get(`${key}\0${hash}`);
-    return bytes ? bufferToVector(bytes) : undefined;
+    return bytes ? decodeVector(bytes, 0, bytes.byteLength / 2) : undefined;
   }
 
   /** Caches vectors of the space `key` by summary hash, in one transaction. */
   async putAll(key: string, entries: Iterable<[string, Float32Array]>): Promise<void> {
     await this.#db.transaction(() => {
-      for (const [hash, vector] of entries) void this.#db.put(`${key}\0${hash}`, vectorToBuffer(vector));
+      for (const [hash, vector] of entries) void this.#db.put(`${key}\0${hash}`, encodeVectors([vector]));
     });
   }
 
   async close(): Promise<void> {
     await this.#db.close();
   }
-}
-
-/** A vector's bytes as stored (a copy: LMDB keeps the Buffer). */
-export function vectorToBuffer(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
-}
-
-/** A stored vector's values (copied out of LMDB's memory). */
-export function bufferToVector(bytes: Uint8Array): Float32Array {
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return new Float32Array(copy.buffer);
 }

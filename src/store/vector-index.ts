@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { dot } from "../embed/vector-math.js";
 import type { IndexStore } from "./store.js";
 import type { SemanticMeta } from "./types.js";
-import { bufferToVector } from "./vector-cache.js";
+import { decodeVector } from "./vector-codec.js";
 
 /** A vector found near a query: its label and cosine similarity. */
 export interface Neighbour {
@@ -60,8 +60,8 @@ export class BruteForceIndex implements VectorSearch {
 
   /** All vectors of the store. */
   static fromStore(store: IndexStore, dimension: number): BruteForceIndex {
-    const index = new BruteForceIndex(dimension, store.vectors.getCount());
-    for (const { key, value } of store.vectors.getRange()) index.add(key, bufferToVector(value.vector));
+    const index = new BruteForceIndex(dimension, store.labels.getCount());
+    for (const [label, vector] of storedVectors(store, dimension)) index.add(label, vector);
     return index;
   }
 
@@ -161,10 +161,8 @@ export function writeHnsw(store: IndexStore, semantic: SemanticMeta, previousVer
           // not in the graph (added and removed between two graph writes)
         }
       }
-      for (const label of added) {
-        const stored = store.vectors.get(label);
-        if (!stored) continue;
-        index.addPoint(Array.from(bufferToVector(stored.vector)), label);
+      for (const [label, vector] of vectorsOf(store, added, dimension)) {
+        index.addPoint(Array.from(vector), label);
         size++;
       }
     } catch {
@@ -172,13 +170,12 @@ export function writeHnsw(store: IndexStore, semantic: SemanticMeta, previousVer
     }
   }
   if (!index) {
-    const count = store.vectors.getCount();
     index = new hnswlib.HierarchicalNSW("cosine", dimension);
-    index.initIndex({ maxElements: Math.max(16, count), m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: 100 });
+    index.initIndex({ maxElements: Math.max(16, store.labels.getCount()), m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: 100 });
     size = 0;
     deleted = 0;
-    for (const { key, value } of store.vectors.getRange()) {
-      index.addPoint(Array.from(bufferToVector(value.vector)), key);
+    for (const [label, vector] of storedVectors(store, dimension)) {
+      index.addPoint(Array.from(vector), label);
       size++;
     }
   }
@@ -187,6 +184,31 @@ export function writeHnsw(store: IndexStore, semantic: SemanticMeta, previousVer
   index.writeIndexSync(`${path}.tmp`);
   renameSync(`${path}.tmp`, path);
   return { file, version: semantic.version, size, deleted };
+}
+
+/** Every stored vector with its label, file by file. */
+export function* storedVectors(store: IndexStore, dimension: number): IterableIterator<[number, Float32Array]> {
+  for (const { value } of store.embedded.getRange()) {
+    for (let i = 0; i < value.labels.length; i++) yield [value.labels[i]!, decodeVector(value.vectors, i, dimension)];
+  }
+}
+
+/** The stored vectors of `labels` (each file read once); labels no longer stored are left out. */
+export function vectorsOf(store: IndexStore, labels: readonly number[], dimension: number): Map<number, Float32Array> {
+  const wanted = new Set(labels);
+  const paths = new Set<string>();
+  for (const label of labels) {
+    const at = store.labels.get(label);
+    if (at) paths.add(at[0]);
+  }
+  const out = new Map<number, Float32Array>();
+  for (const path of paths) {
+    const file = store.embedded.get(path);
+    file?.labels.forEach((label, i) => {
+      if (wanted.has(label)) out.set(label, decodeVector(file.vectors, i, dimension));
+    });
+  }
+  return out;
 }
 
 /** Deletes HNSW files other than `keep` (older generations, temporary files of a killed run). */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../../src/core/types.js";
 import { IndexStore } from "../../src/store/store.js";
+import { decodeVector } from "../../src/store/vector-codec.js";
 import { tinyModel } from "../embed/models.js";
 import { runCli, startCli } from "../helpers/cli.js";
 import type { TempRepo } from "../helpers/repo.js";
@@ -14,7 +15,8 @@ async function vectorsOf(indexDir: string): Promise<{ vectors: Map<string, strin
   const store = IndexStore.openForRead(indexDir)!;
   try {
     const vectors = new Map<string, string>();
-    for (const { value } of store.vectors.getRange()) vectors.set(`${value.path}:${value.name}`, value.vector.toString("base64"));
+    const dimension = store.meta().semantic!.provenance.dimension;
+    for (const { key, value } of store.embedded.getRange()) value.names.forEach((name, i) => vectors.set(`${key}:${name}`, [...decodeVector(value.vectors, i, dimension)].join(",")));
     const semantic = store.meta().semantic!;
     return { vectors, complete: semantic.complete, journal: store.embedJournal.getKeysCount(), graph: semantic.hnsw?.version === semantic.version };
   } finally {

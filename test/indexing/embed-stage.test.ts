@@ -43,7 +43,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
 
   function storedSummaries(store: IndexStore): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    for (const { value } of store.vectors.getRange()) out.set(value.path, [...(out.get(value.path) ?? []), value.name].sort());
+    for (const { value } of store.labels.getRange()) out.set(value[0], [...(out.get(value[0]) ?? []), value[1]].sort());
     return out;
   }
 

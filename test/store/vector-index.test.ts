@@ -5,17 +5,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import { normalize } from "../../src/embed/vector-math.js";
 import { IndexStore } from "../../src/store/store.js";
 import type { SemanticMeta } from "../../src/store/types.js";
-import { vectorToBuffer } from "../../src/store/vector-cache.js";
+import { decodeVector, encodeVectors, roundToHalf } from "../../src/store/vector-codec.js";
 import { BruteForceIndex, loadHnswlib, openVectorSearch, writeHnsw } from "../../src/store/vector-index.js";
 
 const DIM = 48;
+const decodeAt = (bytes: Uint8Array, i: number): Float32Array => decodeVector(bytes, i, DIM);
 
 /** Seeded unit vectors around a few centres: clustered, like summary embeddings. */
 function vectors(n: number, seed: number): Float32Array[] {
   let s = seed;
   const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
   const centres = Array.from({ length: 12 }, () => Float32Array.from({ length: DIM }, rand));
-  return Array.from({ length: n }, (_, i) => normalize(Float32Array.from(centres[i % 12]!, (x) => x + 0.6 * rand())));
+  // Rounded to float16 as the embed stage does: stored and searched values are then the same.
+  return Array.from({ length: n }, (_, i) => roundToHalf(normalize(Float32Array.from(centres[i % 12]!, (x) => x + 0.6 * rand()))));
 }
 
 describe("vector search: HNSW beside the store, brute force as fallback", () => {
@@ -31,10 +33,33 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     store = (await IndexStore.openForWrite(dir)).store;
     const semantic: SemanticMeta = { provenance: { provider: "local", model: "m", dimension: DIM, pooling: "mean", key: "k" }, complete: true, vectors: points.length, nextLabel: points.length, version: 1, hnsw: null };
     await store.transaction(() => {
-      points.forEach((v, label) => void store.vectors.put(label, { path: `f${label % 50}.py`, name: `s${label}`, vector: vectorToBuffer(v) }));
+      putVectors(points.map((v, label) => [label, v]));
       store.updateMeta((m) => (m.semantic = semantic));
     });
     return semantic;
+  }
+
+  /** Stores vectors as the embed stage does: one record per file (`f<label % 50>.py`), labels pointing at it. */
+  function putVectors(entries: Array<[number, Float32Array]>): void {
+    const files = new Map<string, Array<[number, Float32Array]>>();
+    for (const [label, v] of entries) files.set(`f${label % 50}.py`, [...(files.get(`f${label % 50}.py`) ?? []), [label, v]]);
+    for (const [path, list] of files) {
+      const old = store.embedded.get(path) ?? { hashes: [], labels: [], names: [], vectors: Buffer.alloc(0) };
+      const labels = [...old.labels, ...list.map(([l]) => l)];
+      const all = [...old.labels.map((_, i) => decodeAt(old.vectors, i)), ...list.map(([, v]) => v)];
+      void store.embedded.put(path, { hashes: labels.map(String), labels, names: labels.map((l) => `s${l}`), vectors: encodeVectors(all) });
+      for (const [label] of list) void store.labels.put(label, [path, `s${label}`]);
+    }
+  }
+
+  function removeVectors(labels: number[]): void {
+    const drop = new Set(labels);
+    for (const { key, value } of [...store.embedded.getRange()]) {
+      const keep = value.labels.map((l, i) => [l, i] as const).filter(([l]) => !drop.has(l));
+      if (keep.length === value.labels.length) continue;
+      void store.embedded.put(key, { hashes: keep.map(([l]) => String(l)), labels: keep.map(([l]) => l), names: keep.map(([l]) => `s${l}`), vectors: encodeVectors(keep.map(([, i]) => decodeAt(value.vectors, i))) });
+    }
+    for (const label of labels) void store.labels.remove(label);
   }
 
   it("HNSW recall@10 is at least 0.95 against brute force", async () => {
@@ -64,7 +89,7 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     await storeWith(points);
     const exact = BruteForceIndex.fromStore(store, DIM);
     expect(exact.size).toBe(300);
-    for (const label of [0, 17, 299]) expect(exact.search(points[label]!, 1)[0]).toMatchObject({ label, score: expect.closeTo(1, 5) });
+    for (const label of [0, 17, 299]) expect(exact.search(points[label]!, 1)[0]).toMatchObject({ label, score: expect.closeTo(1, 3) }); // float16: unit length within 1e-4
   });
 
   it("falls back to brute force when the HNSW file is missing or behind the vectors, with the same best results", async () => {
@@ -90,8 +115,8 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     expect(first).toMatchObject({ size: 500, deleted: 0 });
     // 100 added, 50 removed: patched.
     await store.transaction(() => {
-      for (let l = 500; l < 600; l++) void store.vectors.put(l, { path: "g.py", name: `s${l}`, vector: vectorToBuffer(points[l]!) });
-      for (let l = 0; l < 50; l++) void store.vectors.remove(l);
+      putVectors(Array.from({ length: 100 }, (_, i) => [500 + i, points[500 + i]!]));
+      removeVectors(Array.from({ length: 50 }, (_, i) => i));
     });
     const next = { ...semantic, version: 2, vectors: 550, hnsw: first };
     const patched = writeHnsw(store, next, 1, Array.from({ length: 100 }, (_, i) => 500 + i), Array.from({ length: 50 }, (_, i) => i))!;
@@ -103,7 +128,7 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     expect(search.search(points[550]!, 1)[0]!.label).toBe(550);
     // 150 more deleted: past 20%, rebuilt from the stored vectors.
     await store.transaction(() => {
-      for (let l = 50; l < 200; l++) void store.vectors.remove(l);
+      removeVectors(Array.from({ length: 150 }, (_, i) => 50 + i));
     });
     const rebuilt = writeHnsw(store, { ...next, version: 3, hnsw: patched }, 2, [], Array.from({ length: 150 }, (_, i) => 50 + i))!;
     expect(rebuilt).toMatchObject({ size: 400, deleted: 0 });

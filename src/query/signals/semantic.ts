@@ -15,12 +15,13 @@ export function semanticSignal(ctx: SignalContext): SignalResult {
   if (!index || !ctx.taskVector) return { name: "semantic", hits: [] };
   const files = new Map<string, { best: number; names: string[] }>();
   for (const { label, score } of index.search(ctx.taskVector, NEIGHBOURS)) {
-    const stored = ctx.store.vectors.get(label);
+    const stored = ctx.store.labels.get(label);
     if (!stored) continue; // removed by a concurrent index run after the graph was loaded
-    const file = files.get(stored.path);
+    const [path, name] = stored;
+    const file = files.get(path);
     // Neighbours come best first: a file's first one is its best.
-    if (!file) files.set(stored.path, { best: score, names: [`${stored.name} ${score.toFixed(2)}`] });
-    else if (file.names.length < 3) file.names.push(`${stored.name} ${score.toFixed(2)}`);
+    if (!file) files.set(path, { best: score, names: [`${name} ${score.toFixed(2)}`] });
+    else if (file.names.length < 3) file.names.push(`${name} ${score.toFixed(2)}`);
   }
   const hits: PendingHit[] = [...files].map(([path, f]) => ({ path, score: f.best, evidence: `≈ ${f.names.join(", ")}` }));
   return signalResult("semantic", hits, ctx.config.signalDepth);
