@@ -4,7 +4,8 @@ import { ContextSmithError } from "../core/errors.js";
 import type { EmbeddingSettings, EmbedProvider, KeepAlive } from "./types.js";
 
 export const DEFAULT_EMBED_MODEL = "BAAI/bge-small-en-v1.5";
-export const DEFAULT_RERANK_MODEL = "cross-encoder/ms-marco-MiniLM-L-6-v2";
+/** The transformers.js export of cross-encoder/ms-marco-MiniLM-L-6-v2: it ships `onnx/model.onnx` and `tokenizer.json`. */
+export const DEFAULT_RERANK_MODEL = "Xenova/ms-marco-MiniLM-L-6-v2";
 const DEFAULT_KEEP_ALIVE_MS = 30_000;
 
 /**
@@ -17,7 +18,7 @@ const DEFAULT_KEEP_ALIVE_MS = 30_000;
  * - `CTXSMITH_CACHE_DIR` (default `$XDG_CACHE_HOME/contextsmith` or `~/.cache/contextsmith`)
  * - `HF_HUB_OFFLINE=1` or `CTXSMITH_OFFLINE=1`; `HF_ENDPOINT`
  * - `CTXSMITH_KEEP_ALIVE` `30s` (default), `0`, `5m`, `always`; `CTXSMITH_EMBED_QUANTIZED=1`
- * - `CTXSMITH_RERANK_MODEL` (default cross-encoder/ms-marco-MiniLM-L-6-v2)
+ * - `CTXSMITH_RERANK_MODEL` (default Xenova/ms-marco-MiniLM-L-6-v2)
  */
 export function resolveEmbeddingSettings(overrides: Partial<EmbeddingSettings> = {}, env: NodeJS.ProcessEnv = process.env): EmbeddingSettings {
   const provider = overrides.provider ?? parseProvider(env.CTXSMITH_EMBED_PROVIDER);
