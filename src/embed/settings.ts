@@ -4,7 +4,7 @@ import { ContextSmithError } from "../core/errors.js";
 import type { EmbeddingSettings, EmbedProvider, KeepAlive } from "./types.js";
 
 export const DEFAULT_EMBED_MODEL = "BAAI/bge-small-en-v1.5";
-/** The transformers.js export of cross-encoder/ms-marco-MiniLM-L-6-v2: it ships `onnx/model.onnx` and `tokenizer.json`. */
+/** The transformers.js export of cross-encoder/ms-marco-MiniLM-L-6-v2 (such exports keep `onnx/model.onnx` and `tokenizer.json`). */
 export const DEFAULT_RERANK_MODEL = "Xenova/ms-marco-MiniLM-L-6-v2";
 const DEFAULT_KEEP_ALIVE_MS = 30_000;
 
