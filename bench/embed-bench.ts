@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     // 3. Queries.
     const current = store.meta().semantic!;
     const t0 = performance.now();
-    const hnsw = openVectorSearch(store, current)!;
+    const hnsw = openVectorSearch(store, current);
     const hnswLoad = performance.now() - t0;
     const t1 = performance.now();
     const brute = BruteForceIndex.fromStore(store, current.provenance.dimension);

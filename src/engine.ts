@@ -20,6 +20,7 @@ import { createEmbedder, createReranker } from "./embed/factory.js";
 import type { Embedder, Reranker } from "./embed/types.js";
 import type { ContextResult, RankResult, SearchHit } from "./query/types.js";
 import { loadLexical, type LexicalIndex } from "./store/lexical.js";
+import { modelName, semanticReady } from "./store/semantic-state.js";
 import { IndexStore } from "./store/store.js";
 import type { StoreMeta } from "./store/types.js";
 
@@ -114,7 +115,7 @@ export class Engine {
   async index(options: RunOptions = {}): Promise<IndexStats> {
     this.#onDownload = options.onProgress;
     try {
-      return await runIndex(this.config, { embedder: this.#embeddings(), ...options });
+      return await runIndex(this.config, this.#embeddings(), options);
     } finally {
       this.#onDownload = undefined;
     }
@@ -132,8 +133,8 @@ export class Engine {
       totals: meta.totals,
       gitHead: meta.gitHead,
       commits: meta.commits,
-      semantic: meta.semantic?.complete === true && meta.semantic.vectors > 0,
-      semanticModel: meta.semantic ? `${meta.semantic.provenance.provider} ${meta.semantic.provenance.model}` : null,
+      semantic: semanticReady(meta.semantic),
+      semanticModel: meta.semantic ? modelName(meta.semantic.provenance) : null,
       lastRun: meta.lastRun,
       indexBytes: store.diskBytes(),
     };
@@ -159,7 +160,7 @@ export class Engine {
    * ```
    */
   async rank(task: string, options: QueryOptions & { limit?: number } = {}): Promise<RankResult> {
-    const { searcher, rankOptions, notices } = await this.#prepare(task, options);
+    const { searcher, rankOptions, notices } = await this.#prepare(task, options, this.#rankOptions(options));
     const result = { ...searcher.rank(task, rankOptions), ...withNotices(notices) };
     return options.limit === undefined ? result : { ...result, files: result.files.slice(0, options.limit) };
   }
@@ -172,11 +173,12 @@ export class Engine {
   async context(task: string, options: ContextOptions = {}): Promise<ContextResult> {
     const budget = options.budget ?? 4000;
     if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
-    const config = this.#rankOptions(options).config ?? this.ranking;
+    const overrides = this.#rankOptions(options);
+    const config = overrides.config ?? this.ranking;
     // The encoder loads in its worker while the index is refreshed and the task ranked.
     const counter = this.#tokenCounter(config.pack.encoding);
-    const { searcher, rankOptions, notices } = await this.#prepare(task, options);
-    let ranked = searcher.rank(task, { ...rankOptions, config }).files;
+    const { searcher, rankOptions, notices } = await this.#prepare(task, options, overrides);
+    let ranked = searcher.rank(task, rankOptions).files;
     if (options.rerank) {
       this.#reranker ??= createReranker(this.config.embedding, { threads: 1 });
       try {
@@ -192,7 +194,7 @@ export class Engine {
 
   /** Functions and classes matching `query`, best first, with file, line and signature. */
   async search(query: string, options: QueryOptions & { limit?: number } = {}): Promise<SearchHit[]> {
-    const { searcher, rankOptions } = await this.#prepare(query, options);
+    const { searcher, rankOptions } = await this.#prepare(query, options, this.#rankOptions(options));
     return searcher.search(query, options.limit ?? 20, rankOptions);
   }
 
@@ -324,8 +326,7 @@ export class Engine {
    * Refreshes the index when asked and embeds the task for the semantic signal: the model loads
    * while the index is refreshed, when the index already has vectors.
    */
-  async #prepare(task: string, options: QueryOptions): Promise<{ searcher: Searcher; rankOptions: RankOptions; notices: string[] }> {
-    const rankOptions = this.#rankOptions(options);
+  async #prepare(task: string, options: QueryOptions, rankOptions: RankOptions): Promise<{ searcher: Searcher; rankOptions: RankOptions; notices: string[] }> {
     const wantsSemantic = (rankOptions.config ?? this.ranking).weights.semantic > 0;
     const start = (): Promise<TaskEmbedding> | null => (wantsSemantic && this.#hasVectors() ? embedTask(this.#embeddings(), task) : null);
     let pending = start();

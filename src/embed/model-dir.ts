@@ -33,13 +33,15 @@ export function readModelCard(dir: string, model: string, quantized: boolean): M
   const candidates = quantized ? [...QUANTIZED_FILES, ...ONNX_FILES] : ONNX_FILES;
   const file = candidates.find((f) => existsSync(join(dir, f)));
   if (!file) throw new ContextSmithError("NOT_FOUND", `No ONNX model in ${dir} (looked for ${candidates.join(", ")}).`);
-  const config = readJsonIfAny(join(dir, "config.json")) as { hidden_size?: number; max_position_embeddings?: number } | null;
-  const poolingConfig = readJsonIfAny(join(dir, "1_Pooling", "config.json")) as { pooling_mode_cls_token?: boolean; pooling_mode_mean_tokens?: boolean } | null;
+  const configText = readTextIfAny(join(dir, "config.json"));
+  const config = parseJson(configText, join(dir, "config.json")) as { hidden_size?: number; max_position_embeddings?: number } | null;
+  const poolingFile = join(dir, "1_Pooling", "config.json");
+  const poolingConfig = parseJson(readTextIfAny(poolingFile), poolingFile) as { pooling_mode_cls_token?: boolean; pooling_mode_mean_tokens?: boolean } | null;
   const pooling = poolingConfig?.pooling_mode_cls_token ? "cls" : poolingConfig?.pooling_mode_mean_tokens ? "mean" : /bge/i.test(model) ? "cls" : "mean";
   const onnx = join(dir, file);
   const stat = statSync(onnx);
   const fingerprint = createHash("sha256")
-    .update(`${file}\0${stat.size}\0${readTextIfAny(join(dir, "config.json"))}\0${pooling}`)
+    .update(`${file}\0${stat.size}\0${configText}\0${pooling}`)
     .digest("hex")
     .slice(0, 16);
   return {
@@ -62,8 +64,8 @@ function readTextIfAny(path: string): string {
   }
 }
 
-function readJsonIfAny(path: string): unknown {
-  const text = readTextIfAny(path);
+/** A JSON file's text parsed; null for an absent file (empty text). */
+function parseJson(text: string, path: string): unknown {
   if (text === "") return null;
   try {
     return JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { IndexStore } from "../store/store.js";
+import { semanticReady } from "../store/semantic-state.js";
 import type { OverviewResult } from "./types.js";
 
 /** Files listed as central and as hot. */
@@ -48,7 +49,7 @@ export function overview(store: IndexStore, root: string, resolvedCalls: number,
     index: {
       schema: meta.schema,
       lastRun: meta.lastRun ? { ...meta.lastRun, at: new Date(meta.lastRun.at).toISOString() } : null,
-      semantic: meta.semantic?.complete === true && meta.semantic.vectors > 0,
+      semantic: semanticReady(meta.semantic),
       indexBytes: store.diskBytes(),
       gitHead: meta.gitHead,
     },

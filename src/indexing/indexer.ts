@@ -1,11 +1,11 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { Config } from "../core/config.js";
 import type { IndexStats, ProgressEvent, SemanticStats, SkipReason } from "../core/types.js";
-import { createEmbedder } from "../embed/factory.js";
 import type { Embedder } from "../embed/types.js";
 import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
 import { ensureIndexDir, IndexStore } from "../store/store.js";
 import type { FileUpdate } from "../store/types.js";
+import { modelName } from "../store/semantic-state.js";
 import { VectorCache } from "../store/vector-cache.js";
 import { updateEmbeddings } from "./embed-stage.js";
 import { gitHead } from "./git/log.js";
@@ -22,11 +22,6 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Wait for a concurrent writer (default true) or fail with `LOCKED`. */
   wait?: boolean;
-  /**
-   * The embedding provider (an Engine passes its own, so a warm process keeps its model loaded
-   * between runs); by default one is made from the configuration for this run and closed after it.
-   */
-  embedder?: Embedder | null;
 }
 
 /**
@@ -36,8 +31,11 @@ export interface RunOptions {
  * Crash safety: every parse batch is committed in one LMDB transaction together with the
  * file records it produced, so a run killed at any point leaves only fully indexed files behind,
  * and the next run's plan picks up exactly the files that are still missing or stale.
+ *
+ * `embedder` makes the vectors (null: semantic search is turned off). It belongs to the caller
+ * (the Engine keeps one, so a warm process keeps its model loaded between runs).
  */
-export async function runIndex(config: Config, options: RunOptions = {}): Promise<IndexStats> {
+export async function runIndex(config: Config, embedder: Embedder | null, options: RunOptions = {}): Promise<IndexStats> {
   const emit = options.onProgress ?? (() => undefined);
   const started = performance.now();
   const timings: Record<string, number> = {};
@@ -104,7 +102,7 @@ export async function runIndex(config: Config, options: RunOptions = {}): Promis
       await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
     }
     // Last: the slowest stage, and everything else is already committed and queryable meanwhile.
-    const semantic = await time("embed", () => embedStage(config, store!, options.embedder, emit, options.signal));
+    const semantic = await time("embed", () => embedStage(config, store!, embedder, emit, options.signal));
     const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
     const ms = Math.round(performance.now() - started);
     // A no-change run writes nothing: not even a meta commit (an fsync) to say so.
@@ -278,16 +276,15 @@ async function parseAndCommit(
 async function embedStage(
   config: Config,
   store: IndexStore,
-  given: Embedder | null | undefined,
+  embedder: Embedder | null,
   emit: (e: ProgressEvent) => void,
   signal: AbortSignal | undefined,
 ): Promise<SemanticStats> {
   const settings = config.embedding;
   const off = (reason: string): SemanticStats => ({ on: false, model: null, vectors: store.meta().semantic?.vectors ?? 0, embedded: 0, cached: 0, reason });
   if (!config.semantic) return off("--no-semantic");
-  const embedder = given === undefined ? createEmbedder(settings, { threads: config.jobs, signal, onDownload: (p) => emit({ stage: "download", ...p }) }) : given;
   if (!embedder) return off("CTXSMITH_EMBED_PROVIDER=none");
-  const model = `${settings.provider} ${settings.model}`;
+  const model = modelName(settings);
   let cache: VectorCache | null = null;
   try {
     // The model first (a download, a server): without one, nothing else is opened.
@@ -299,7 +296,6 @@ async function embedStage(
     if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
     return { ...off(ContextSmithError.from(error, "INTERNAL").message), model };
   } finally {
-    if (given === undefined) await embedder.close();
     await cache?.close();
   }
 }

@@ -4,6 +4,7 @@ import type { ParsedFile, SymbolInfo } from "../core/types.js";
 import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
+import { semanticReady } from "../store/semantic-state.js";
 import { openVectorSearch, type VectorSearch } from "../store/vector-index.js";
 import { matchScore, type TermWeights } from "./pack/candidates.js";
 import { fileText, type FileText } from "./pack/file-text.js";
@@ -138,7 +139,7 @@ export class Searcher {
   #vectorSearch(): VectorSearch | null {
     if (this.#vectors === undefined) {
       const semantic = this.#store.meta().semantic;
-      this.#vectors = semantic?.complete ? openVectorSearch(this.#store, semantic) : null;
+      this.#vectors = semanticReady(semantic) ? openVectorSearch(this.#store, semantic) : null;
     }
     return this.#vectors;
   }

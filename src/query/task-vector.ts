@@ -1,5 +1,6 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { Embedder } from "../embed/types.js";
+import { modelName } from "../store/semantic-state.js";
 import type { SemanticMeta } from "../store/types.js";
 
 /** A task embedded (or not) by the configured model. */
@@ -30,7 +31,7 @@ export function embedTask(embedder: Embedder | null, task: string): Promise<Task
  */
 export async function taskVector(pending: Promise<TaskEmbedding> | null, semantic: SemanticMeta | null): Promise<TaskVector> {
   if (!semantic || semantic.vectors === 0 || !pending) return { vector: null, notice: null };
-  const model = `${semantic.provenance.provider} ${semantic.provenance.model}`;
+  const model = modelName(semantic.provenance);
   if (!semantic.complete) {
     return { vector: null, notice: `semantic signal skipped: the vectors of ${model} are still being built (${semantic.vectors} so far); \`ctxsmith index\` finishes them` };
   }

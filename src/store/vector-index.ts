@@ -113,10 +113,9 @@ export class HnswIndex implements VectorSearch {
 /**
  * The search over an index's vectors for queries: its HNSW file when that holds the current
  * vectors, else brute force over the stored vectors (hnswlib-node missing, or a run killed between
- * committing vectors and writing the graph). Null when the index has no vectors.
+ * committing vectors and writing the graph). Callers check {@link semanticReady} first.
  */
-export function openVectorSearch(store: IndexStore, semantic: SemanticMeta): VectorSearch | null {
-  if (semantic.vectors === 0) return null;
+export function openVectorSearch(store: IndexStore, semantic: SemanticMeta): VectorSearch {
   const hnswlib = loadHnswlib();
   const file = semantic.hnsw && semantic.hnsw.version === semantic.version ? join(store.indexDir, semantic.hnsw.file) : null;
   if (hnswlib && file && existsSync(file)) {

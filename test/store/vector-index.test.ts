@@ -67,7 +67,7 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     const semantic = await storeWith(vectors(4000, 7));
     const hnsw = writeHnsw(store, semantic, 0, [], [])!;
     await store.transaction(() => store.updateMeta((m) => (m.semantic = { ...semantic, hnsw })));
-    const search = openVectorSearch(store, store.meta().semantic!)!;
+    const search = openVectorSearch(store, store.meta().semantic!);
     expect(search.kind).toBe("hnsw");
     const exact = BruteForceIndex.fromStore(store, DIM);
     let found = 0;
@@ -97,12 +97,12 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     const hnsw = writeHnsw(store, semantic, 0, [], [])!;
     // The graph is one version behind (a run killed between the vector commit and the graph write).
     await store.transaction(() => store.updateMeta((m) => (m.semantic = { ...semantic, version: 2, hnsw })));
-    const behind = openVectorSearch(store, store.meta().semantic!)!;
+    const behind = openVectorSearch(store, store.meta().semantic!);
     expect(behind.kind).toBe("brute-force");
     // The file is gone.
     rmSync(join(dir, hnsw.file));
     await store.transaction(() => store.updateMeta((m) => (m.semantic = { ...semantic, hnsw })));
-    const missing = openVectorSearch(store, store.meta().semantic!)!;
+    const missing = openVectorSearch(store, store.meta().semantic!);
     expect(missing.kind).toBe("brute-force");
     const q = vectors(1, 11)[0]!;
     expect(missing.search(q, 5)).toEqual(behind.search(q, 5));
@@ -122,7 +122,7 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     const patched = writeHnsw(store, next, 1, Array.from({ length: 100 }, (_, i) => 500 + i), Array.from({ length: 50 }, (_, i) => i))!;
     expect(patched).toMatchObject({ file: "vectors-2.hnsw", size: 600, deleted: 50 });
     await store.transaction(() => store.updateMeta((m) => (m.semantic = { ...next, hnsw: patched })));
-    const search = openVectorSearch(store, store.meta().semantic!)!;
+    const search = openVectorSearch(store, store.meta().semantic!);
     expect(search.kind).toBe("hnsw");
     expect(search.search(points[0]!, 20).some((n) => n.label < 50)).toBe(false); // deleted points are never found
     expect(search.search(points[550]!, 1)[0]!.label).toBe(550);
