@@ -15,21 +15,22 @@
  *   npm run build
  *   node dist/bench/embed-bench.js --repo /path/to/checkout [--sample 1000] [--rounds 3] [--out bench/results-embed.md]
  */
+import { IndexStore } from "../src/store/store.js";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { median } from "../src/bench/summary.js";
 import { isTestPath } from "../src/core/languages.js";
-import { LocalEmbedder } from "../src/embed/local.js";
-import { DOCUMENT_MAX_TOKENS } from "../src/embed/onnx-encoder.js";
-import { readModelCard } from "../src/embed/model-dir.js";
-import { quantizeModel } from "../src/embed/quantize.js";
-import { symbolSummaries, type Summary } from "../src/embed/summary.js";
-import { WordPieceTokenizer } from "../src/embed/tokenizer.js";
+import { LocalEmbedder } from "../src/runtime/embed/local.js";
+import { DOCUMENT_MAX_TOKENS } from "../src/runtime/embed/onnx-encoder.js";
+import { readModelCard } from "../src/runtime/embed/model-dir.js";
+import { quantizeModel } from "../src/runtime/embed/quantize.js";
+import { symbolSummaries, type Summary } from "../src/indexing/embed-summary.js";
+import { WordPieceTokenizer } from "../src/runtime/embed/tokenizer.js";
 import { Engine } from "../src/engine.js";
 import { embedTask } from "../src/query/task-vector.js";
-import { createEmbedder } from "../src/embed/factory.js";
-import { resolveEmbeddingSettings } from "../src/embed/settings.js";
+import { createEmbedder } from "../src/runtime/embed/factory.js";
+import { resolveEmbeddingSettings } from "../src/core/embedding-settings.js";
 import { BruteForceIndex, openVectorSearch, storedVectors, writeHnsw } from "../src/store/vector-index.js";
 import { benchArgs } from "./args.js";
 import { BGE_SMALL, makeVocab, writeModelDir } from "./models/bert-onnx.js";
@@ -61,7 +62,7 @@ async function repoSummaries(): Promise<Summary[]> {
   const engine = new Engine(repo, { jobs: 2, git: false, semantic: false, indexDir: join(work, "lexical-index") });
   try {
     await engine.index();
-    const store = engine.store()!;
+    const store = IndexStore.openForRead(engine.config.indexDir)!;
     const all: Summary[] = [];
     for (const file of store.allFiles()) {
       if (file.skipped || file.language === null || isTestPath(file.path)) continue;
@@ -170,7 +171,7 @@ async function main(): Promise<void> {
   try {
     log("embedding the whole repository (int8, 2 workers)…");
     const cold = await engine.index();
-    const store = engine.store()!;
+    const store = IndexStore.openForRead(engine.config.indexDir)!;
     const semantic = store.meta().semantic!;
     say("## The embed stage on the whole repository (int8, --jobs 2)");
     say();

@@ -29,7 +29,7 @@ import type { PackCache, SignalCache } from "../src/bench/types.js";
 import { fuse } from "../src/query/fusion.js";
 import { fileText, type FileText } from "../src/query/pack/file-text.js";
 import { packRanking } from "../src/query/pack/pack-ranking.js";
-import { TokenWorker } from "../src/query/pack/token-worker.js";
+import { TokenWorker } from "../src/runtime/token-worker.js";
 import { DEFAULT_RANKING, resolveRanking, type PackConfig, type RankingConfig, type RankingOverrides } from "../src/query/ranking-config.js";
 import type { SignalName } from "../src/query/types.js";
 import { benchArgs } from "./args.js";

@@ -1,33 +1,37 @@
 import { statSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
-import type { IndexStats, ProgressEvent } from "./core/types.js";
+import type { IndexStats } from "./core/types.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
-import { Notebook } from "./notes/notebook.js";
-import { renderNotes } from "./notes/format.js";
-import type { NoteTarget, NoteView } from "./notes/types.js";
-import { PathIndex } from "./query/path-index.js";
 import { runIndex, type RunOptions } from "./indexing/indexer.js";
-import { TokenWorker, type AsyncTokenCounter } from "./query/pack/token-worker.js";
+import { attachNotes, type ContextWithNotes } from "./notes/attach.js";
+import { Notebook } from "./notes/notebook.js";
+import type { NoteTarget, NoteView } from "./notes/types.js";
 import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
-import { Searcher, type RankOptions } from "./query/searcher.js";
 import { describeFile, rerankFiles } from "./query/rerank.js";
+import { Searcher, type RankOptions } from "./query/searcher.js";
 import { embedTask, taskVector, type TaskEmbedding } from "./query/task-vector.js";
-import { createEmbedder, createReranker } from "./embed/factory.js";
-import type { Embedder, Reranker } from "./embed/types.js";
-import type { ContextResult, RankResult, SearchHit } from "./query/types.js";
-import { loadLexical, type LexicalIndex } from "./store/lexical.js";
+import type { RankResult, SearchHit } from "./query/types.js";
+import type { Embedder } from "./runtime/embed/types.js";
+import { Runtime } from "./runtime/runtime.js";
+import { indexedPath, repoRelative } from "./store/repo-paths.js";
 import { modelName, semanticReady } from "./store/semantic-state.js";
 import { IndexStore } from "./store/store.js";
-import type { StoreMeta } from "./store/types.js";
+import type { IndexPart, PartVersions, StoreMeta } from "./store/types.js";
 
 /** Options of an {@link Engine}: where the repository is, how it is indexed and how it is ranked. */
 export interface EngineOptions extends IndexOptions {
   /** Fusion weights and packing parameters over the defaults (see `src/query/ranking-config.ts`). */
   ranking?: RankingOverrides;
+  /**
+   * The process's shared resources (token counters, models, parse threads, the index thread). Give
+   * every engine of a process the same one; without it the engine makes its own and closes it with
+   * itself.
+   */
+  runtime?: Runtime;
 }
 
 /** Options of a query (`rank`, `context`, `search`). */
@@ -84,16 +88,17 @@ export class Engine {
   readonly config: Config;
   /** The resolved ranking configuration. */
   readonly ranking: RankingConfig;
-  #reader: IndexStore | null = null;
-  #searcher: { key: string; searcher: Searcher } | null = null;
-  #graph: { key: string; graph: CodeGraph } | null = null;
-  #counter: AsyncTokenCounter | null = null;
+  readonly #runtime: Runtime;
+  /** The runtime is the engine's own (closed with it), not shared. */
+  readonly #ownsRuntime: boolean;
+  /** The open reader, and which data file it reads (see IndexStore.identity). */
+  #reader: { store: IndexStore; identity: string } | null = null;
+  /** Readers of replaced data files, closed once no query uses them. */
+  #retired: IndexStore[] = [];
+  #queries = 0;
+  /** What queries derived from the index, and the part versions it was derived at. */
+  #derived: { store: IndexStore; createdAt: number; versions: PartVersions; searcher: Searcher; graph: CodeGraph | null } | null = null;
   #refreshing: Promise<unknown> | null = null;
-  /** The embedding provider of index runs and task vectors, made on first use (null when turned off). */
-  #embedder: Embedder | null | undefined;
-  /** Where the embedder's download progress goes: the index run in progress. */
-  #onDownload: ((event: ProgressEvent) => void) | undefined;
-  #reranker: Reranker | null = null;
 
   /** @throws ContextSmithError `PATH_NOT_FOUND` or `NOT_A_DIRECTORY` for a bad root. */
   constructor(root: string, options: EngineOptions = {}) {
@@ -106,6 +111,8 @@ export class Engine {
       throw new ContextSmithError("PATH_NOT_FOUND", `No such directory: ${this.config.root}`);
     }
     if (!isDir) throw new ContextSmithError("NOT_A_DIRECTORY", `Not a directory: ${this.config.root}`);
+    this.#ownsRuntime = options.runtime === undefined;
+    this.#runtime = options.runtime ?? new Runtime();
   }
 
   /**
@@ -113,11 +120,14 @@ export class Engine {
    * Waits for a concurrent writer unless `wait: false` (then fails with `LOCKED`).
    */
   async index(options: RunOptions = {}): Promise<IndexStats> {
-    this.#onDownload = options.onProgress;
+    const embedder = this.#embedder();
+    const onProgress = options.onProgress;
+    const unfollow = this.#runtime.onDownload((p) => onProgress?.({ stage: "download", ...p }));
     try {
-      return await runIndex(this.config, this.#embeddings(), options);
+      const thread = this.#runtime.indexThread;
+      return await (thread ? thread.run(this.config, embedder, options) : runIndex(this.config, embedder, this.#runtime.parsePools, options));
     } finally {
-      this.#onDownload = undefined;
+      unfollow();
     }
   }
 
@@ -140,18 +150,6 @@ export class Engine {
     };
   }
 
-  /** The lexical index (FlexSearch and BM25 statistics) as currently committed. */
-  lexical(): LexicalIndex {
-    const store = this.#store();
-    if (!store) throw new ContextSmithError("NO_INDEX", "There is no index yet: run `ctxsmith index` first.");
-    return loadLexical(store);
-  }
-
-  /** Read access to the stored tables, or null when there is no index yet. */
-  store(): IndexStore | null {
-    return this.#store();
-  }
-
   /**
    * Ranks the repository's files for a task, best first, with each signal's rank and evidence.
    *
@@ -160,9 +158,11 @@ export class Engine {
    * ```
    */
   async rank(task: string, options: QueryOptions & { limit?: number } = {}): Promise<RankResult> {
-    const { searcher, rankOptions, notices } = await this.#prepare(task, options, this.#rankOptions(options));
-    const result = { ...searcher.rank(task, rankOptions), ...withNotices(notices) };
-    return options.limit === undefined ? result : { ...result, files: result.files.slice(0, options.limit) };
+    return this.#query(async () => {
+      const { searcher, rankOptions, notices } = await this.#prepare(task, options, this.#rankOptions(options));
+      const result = { ...searcher.rank(task, rankOptions), ...withNotices(notices) };
+      return options.limit === undefined ? result : { ...result, files: result.files.slice(0, options.limit) };
+    });
   }
 
   /**
@@ -170,32 +170,35 @@ export class Engine {
    * configured encoding: markdown with a header per file and numbered lines. `tokens` is never
    * more than `budget`.
    */
-  async context(task: string, options: ContextOptions = {}): Promise<ContextResult> {
+  async context(task: string, options: ContextOptions = {}): Promise<ContextWithNotes> {
     const budget = options.budget ?? 4000;
     if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
     const overrides = this.#rankOptions(options);
     const config = overrides.config ?? this.ranking;
     // The encoder loads in its worker while the index is refreshed and the task ranked.
-    const counter = this.#tokenCounter(config.pack.encoding);
-    const { searcher, rankOptions, notices } = await this.#prepare(task, options, overrides);
-    let ranked = searcher.rank(task, rankOptions).files;
-    if (options.rerank) {
-      this.#reranker ??= createReranker(this.config.embedding, { threads: 1 });
-      try {
-        ranked = await rerankFiles(task, ranked, this.#reranker, (path) => describeFile(path, searcher.symbolsOf(path)));
-      } catch (error) {
-        notices.push(`re-ranking skipped: ${ContextSmithError.from(error, "INTERNAL").message}`);
+    const counter = this.#runtime.tokenCounter(config.pack.encoding);
+    return this.#query(async () => {
+      const { searcher, rankOptions, notices } = await this.#prepare(task, options, overrides);
+      let ranked = searcher.rank(task, rankOptions).files;
+      if (options.rerank) {
+        try {
+          ranked = await rerankFiles(task, ranked, this.#runtime.reranker(this.config.embedding), (path) => describeFile(path, searcher.symbolsOf(path)));
+        } catch (error) {
+          notices.push(`re-ranking skipped: ${ContextSmithError.from(error, "INTERNAL").message}`);
+        }
       }
-    }
-    const packed = await searcher.packRanked(task, ranked, budget, counter, config);
-    const result = await this.#withNotes(packed, (reduced) => searcher.packRanked(task, ranked, reduced, counter, config), counter);
-    return { ...result, ...withNotices(notices) };
+      const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config);
+      const result = await attachNotes(await repack(budget), this.#notebook().list(), repack, counter);
+      return { ...result, ...withNotices(notices) };
+    });
   }
 
   /** Functions and classes matching `query`, best first, with file, line and signature. */
   async search(query: string, options: QueryOptions & { limit?: number } = {}): Promise<SearchHit[]> {
-    const { searcher, rankOptions } = await this.#prepare(query, options, this.#rankOptions(options));
-    return searcher.search(query, options.limit ?? 20, rankOptions);
+    return this.#query(async () => {
+      const { searcher, rankOptions } = await this.#prepare(query, options, this.#rankOptions(options));
+      return searcher.search(query, options.limit ?? 20, rankOptions);
+    });
   }
 
   /**
@@ -226,7 +229,7 @@ export class Engine {
   /** A file's neighbours: what it imports, what imports it, what changes with it, its call-graph neighbours. */
   async related(path: string, options: QueryOptions = {}): Promise<RelatedResult> {
     const graph = await this.#codeGraph(options);
-    return graph.related(this.#indexedPath(path));
+    return graph.related(indexedPath(this.#store(), this.config.root, path));
   }
 
   /** Languages, size, central and hot files, and the index's state. */
@@ -256,14 +259,14 @@ export class Engine {
       }
       const { location } = found[0]!;
       pinned = { kind: "symbol", path: location.path, name: location.name, qualifiedName: location.qualifiedName };
-    } else pinned = { kind: "file", path: this.#indexedPath(target.path!) };
+    } else pinned = { kind: "file", path: indexedPath(this.#store(), this.config.root, target.path!) };
     return this.#notebook().add(text.trim(), pinned);
   }
 
   /** Notes with their status (current, changed since written, or missing), all or those of a file or symbol. */
   async notes(filter: { path?: string; symbol?: string } = {}, options: QueryOptions = {}): Promise<NoteView[]> {
     const graph = await this.#codeGraph(options);
-    const path = filter.path === undefined ? undefined : this.#repoRelative(filter.path);
+    const path = filter.path === undefined ? undefined : repoRelative(this.config.root, filter.path);
     const symbol = filter.symbol?.trim();
     // A symbol filter matches notes on any definition the name means, and notes whose symbol is gone but had that name.
     const wanted = new Set(symbol === undefined ? [] : graph.finder.find(symbol).map((f) => `${f.location.path}:${f.location.qualifiedName}`));
@@ -302,24 +305,20 @@ export class Engine {
 
   /** Counts tokens as `context` does (the engine's configured encoding). */
   countTokens(text: string): Promise<number> {
-    return this.#tokenCounter(this.ranking.pack.encoding).count(text);
+    return this.#runtime.tokenCounter(this.ranking.pack.encoding).count(text);
   }
 
-  /** Releases the store and the token encoder. The engine can be used again afterwards (both reopen lazily). */
+  /**
+   * Releases the store (and the runtime, when it is the engine's own). The engine can be used again
+   * afterwards: the store reopens on the next query.
+   */
   async close(): Promise<void> {
-    const reader = this.#reader;
+    const readers = [...this.#retired, ...(this.#reader ? [this.#reader.store] : [])];
     this.#reader = null;
-    this.#searcher = null;
-    this.#graph = null;
-    const counter = this.#counter;
-    this.#counter = null;
-    await counter?.close();
-    const [embedder, reranker] = [this.#embedder, this.#reranker];
-    this.#embedder = undefined;
-    this.#reranker = null;
-    await embedder?.close();
-    await reranker?.close();
-    await reader?.close();
+    this.#retired = [];
+    this.#derived = null;
+    if (this.#ownsRuntime) await this.#runtime.close();
+    await Promise.all(readers.map((r) => r.close()));
   }
 
   /**
@@ -328,11 +327,11 @@ export class Engine {
    */
   async #prepare(task: string, options: QueryOptions, rankOptions: RankOptions): Promise<{ searcher: Searcher; rankOptions: RankOptions; notices: string[] }> {
     const wantsSemantic = (rankOptions.config ?? this.ranking).weights.semantic > 0;
-    const start = (): Promise<TaskEmbedding> | null => (wantsSemantic && this.#hasVectors() ? embedTask(this.#embeddings(), task) : null);
+    const start = (): Promise<TaskEmbedding> | null => (wantsSemantic && this.#hasVectors() ? embedTask(this.#embedder(), task) : null);
     let pending = start();
-    const searcher = await this.#ready(options);
+    const { searcher, meta } = await this.#fresh(options);
     pending ??= start();
-    const { vector, notice } = await taskVector(pending, this.#store()!.meta().semantic);
+    const { vector, notice } = await taskVector(pending, meta.semantic);
     return { searcher, rankOptions: { ...rankOptions, taskVector: vector }, notices: notice ? [notice] : [] };
   }
 
@@ -345,94 +344,61 @@ export class Engine {
     }
   }
 
-  #embeddings(): Embedder | null {
-    if (this.#embedder === undefined) {
-      this.#embedder = this.config.semantic
-        ? createEmbedder(this.config.embedding, { threads: this.config.jobs, onDownload: (p) => this.#onDownload?.({ stage: "download", ...p }) })
-        : null;
-    }
-    return this.#embedder;
-  }
-
-  /** Refreshes the index when asked, then returns a searcher over its current state. */
-  async #ready(options: QueryOptions): Promise<Searcher> {
-    const { store, key } = await this.#fresh(options);
-    // The searcher's loaded indexes stay valid while no commit changed what they were built from.
-    if (this.#searcher?.key !== key) this.#searcher = { key, searcher: new Searcher(store, this.config.root, this.ranking) };
-    return this.#searcher.searcher;
+  /** The runtime's embedder for this repository's settings (null when semantic search is off). */
+  #embedder(): Embedder | null {
+    return this.config.semantic ? this.#runtime.embedder(this.config.embedding, this.config.jobs) : null;
   }
 
   /** Refreshes the index when asked, then returns the code graph of its current state. */
   async #codeGraph(options: QueryOptions): Promise<CodeGraph> {
-    const { store, key } = await this.#fresh(options);
-    if (this.#graph?.key !== key) this.#graph = { key, graph: new CodeGraph(store) };
-    return this.#graph.graph;
+    const { store } = await this.#fresh(options);
+    const derived = this.#derived!;
+    derived.graph ??= new CodeGraph(store);
+    return derived.graph;
   }
 
-  /** The store after a refresh (when asked), and the key of its current state. */
-  async #fresh(options: QueryOptions): Promise<{ store: IndexStore; key: string }> {
+  /**
+   * The store after a refresh (when asked), with what queries derived from it brought up to date:
+   * only what a changed part of the index fed is dropped.
+   */
+  async #fresh(options: QueryOptions): Promise<{ store: IndexStore; meta: StoreMeta; searcher: Searcher }> {
     if (options.refresh ?? true) await this.#refresh(options);
     const store = this.#store();
     if (!store) throw new ContextSmithError("NO_INDEX", `There is no index of ${this.config.root} yet: run \`ctxsmith index\` first (or query without --no-refresh).`);
     const meta = store.meta();
-    return { store, key: `${meta.createdAt}:${meta.generation}` };
+    const derived = this.#derived;
+    if (!derived || derived.store !== store || derived.createdAt !== meta.createdAt) {
+      this.#derived = { store, createdAt: meta.createdAt, versions: meta.versions, searcher: new Searcher(store, this.config.root, this.ranking), graph: null };
+    } else {
+      const changed = new Set((Object.keys(meta.versions) as IndexPart[]).filter((part) => meta.versions[part] !== derived.versions[part]));
+      if (changed.size > 0) {
+        derived.searcher.invalidate(changed);
+        // The graph's symbol lookup reads the files' symbols too.
+        if (changed.has("graph") || changed.has("files")) derived.graph = null;
+        derived.versions = meta.versions;
+      }
+    }
+    return { store, meta, searcher: this.#derived!.searcher };
   }
 
-  /**
-   * Adds the notes pinned to the code a packed context shows, within the same budget: when they do
-   * not fit beside the code, the code is packed again into what the notes leave.
-   */
-  async #withNotes(packed: ContextResult, repack: (budget: number) => Promise<ContextResult>, counter: AsyncTokenCounter): Promise<ContextResult> {
-    const all = this.#notebook().list();
-    if (all.length === 0) return packed;
-    let result = packed;
-    let notes = Notebook.shownIn(all, result.spans);
-    for (let attempt = 0; notes.length > 0 && attempt < 3; attempt++) {
-      const text = `${result.text}\n${renderNotes(notes)}`;
-      const tokens = await counter.count(text);
-      if (tokens <= result.budget) return { ...result, text, tokens, notes };
-      if (attempt === 0) {
-        // Notes on the code shown come first: make room for them, then keep those still shown.
-        const room = result.budget - (tokens - result.tokens);
-        if (room < result.budget / 2) notes = notes.slice(0, Math.max(0, notes.length - 1));
-        else {
-          result = await repack(room);
-          notes = Notebook.shownIn(all, result.spans);
-        }
-      } else notes = notes.slice(0, notes.length - 1);
+  /** Runs a query that reads the store across awaits: a reader retired meanwhile is closed only after it. */
+  async #query<T>(work: () => Promise<T>): Promise<T> {
+    this.#queries++;
+    try {
+      return await work();
+    } finally {
+      if (--this.#queries === 0) this.#closeRetired();
     }
-    return result;
+  }
+
+  #closeRetired(): void {
+    const retired = this.#retired;
+    this.#retired = [];
+    for (const store of retired) void store.close();
   }
 
   #notebook(): Notebook {
     return new Notebook(this.config.indexDir, this.config.root, this.#store());
-  }
-
-  /**
-   * A path given by a user or an agent as repository-relative: absolute paths must lie inside the
-   * repository; `..` never leaves it.
-   */
-  #repoRelative(path: string): string {
-    const trimmed = path.trim();
-    if (trimmed === "") throw new ContextSmithError("INVALID_ARGUMENT", "The path is empty.");
-    const rel = isAbsolute(trimmed) ? relative(this.config.root, trimmed) : relative(this.config.root, join(this.config.root, trimmed));
-    if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
-      throw new ContextSmithError("INVALID_ARGUMENT", `${path} is outside the repository ${this.config.root}.`);
-    }
-    return rel.split(sep).join("/");
-  }
-
-  /** A repository file the index has: exactly, or the one file a partial path names. */
-  #indexedPath(path: string): string {
-    const rel = this.#repoRelative(path);
-    const store = this.#store();
-    if (store?.file(rel)) return rel;
-    const candidates = store ? new PathIndex(store.allPaths()).resolve(rel) : [];
-    if (candidates.length === 1) return candidates[0]!;
-    if (candidates.length > 1) {
-      throw new ContextSmithError("INVALID_ARGUMENT", `${path} matches several files: ${candidates.slice(0, 10).join(", ")}`, { candidates });
-    }
-    throw new ContextSmithError("PATH_NOT_FOUND", `${path} is not a file of the index of ${this.config.root}.`);
   }
 
   // One refresh at a time per engine: concurrent queries share the one in flight.
@@ -452,18 +418,24 @@ export class Engine {
     return options.ranking ? { config: resolveRanking(options.ranking, this.ranking) } : {};
   }
 
-  #tokenCounter(encoding: string): AsyncTokenCounter {
-    if (this.#counter?.encoding !== encoding) {
-      void this.#counter?.close();
-      this.#counter = new TokenWorker(encoding);
-    }
-    return this.#counter;
-  }
-
+  /**
+   * The reader of the index as it is on disk now. When the data file was replaced (a rebuild: the
+   * folder deleted, a schema change, a damaged file), the old reader is retired and a new one opened.
+   */
   #store(): IndexStore | null {
-    // LMDB read transactions renew on each event-loop turn, so one open handle sees new commits.
-    this.#reader ??= IndexStore.openForRead(this.config.indexDir);
-    return this.#reader;
+    const identity = IndexStore.identity(this.config.indexDir);
+    if (this.#reader && this.#reader.identity !== identity) {
+      this.#retired.push(this.#reader.store);
+      this.#reader = null;
+      this.#derived = null;
+      if (this.#queries === 0) this.#closeRetired();
+    }
+    if (!this.#reader && identity !== null) {
+      // LMDB read transactions renew on each event-loop turn, so one open handle sees new commits.
+      const store = IndexStore.openForRead(this.config.indexDir);
+      if (store) this.#reader = { store, identity };
+    }
+    return this.#reader?.store ?? null;
   }
 }
 

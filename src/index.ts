@@ -8,21 +8,8 @@ export { DEFAULT_RANKING } from "./query/ranking-config.js";
 export type { PackConfig, RankingConfig, RankingOverrides } from "./query/ranking-config.js";
 export type { ContextResult, RankedFile, RankResult, SearchHit, SignalEvidence, SignalName, Span, SpanKind } from "./query/types.js";
 export type { RunOptions } from "./indexing/indexer.js";
-export type {
-  CallEdge,
-  CallHit,
-  CallsResult,
-  FileGraph,
-  ImpactNode,
-  ImpactResult,
-  ImportEdge,
-  OverviewResult,
-  RelatedResult,
-  Resolution,
-  SymbolLocation,
-  SymbolLookup,
-  SymbolRef,
-} from "./graph/types.js";
+export type { CallHit, CallsResult, ImpactNode, ImpactResult, OverviewResult, RelatedResult, SymbolLocation, SymbolLookup } from "./graph/types.js";
+export type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "./store/types.js";
 export type { Note, NoteTarget, NoteView } from "./notes/types.js";
 export { ContextSmithError } from "./core/errors.js";
 export type { ErrorCode } from "./core/errors.js";

@@ -1,7 +1,7 @@
 /** Embed worker: loads an ONNX model once per thread (per model), then embeds or scores batches. */
 import { ContextSmithError } from "../src/core/errors.js";
-import { OnnxEncoder } from "../src/embed/onnx-encoder.js";
-import { EMBED_PROTOCOL_VERSION, type EmbedResult, type EmbedTask } from "../src/embed/protocol.js";
+import { OnnxEncoder } from "../src/runtime/embed/onnx-encoder.js";
+import { EMBED_PROTOCOL_VERSION, type EmbedResult, type EmbedTask } from "../src/runtime/embed/protocol.js";
 
 const encoders = new Map<string, Promise<OnnxEncoder>>();
 

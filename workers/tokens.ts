@@ -5,7 +5,7 @@
 import { parentPort } from "node:worker_threads";
 import { ContextSmithError } from "../src/core/errors.js";
 import { tiktokenCounter, type TokenCounter } from "../src/query/pack/tokens.js";
-import type { TokenRequest, TokenResponse } from "../src/query/pack/token-worker.js";
+import type { TokenRequest, TokenResponse } from "../src/runtime/token-worker.js";
 
 const counters = new Map<string, TokenCounter>();
 

@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import onnxProto from "onnx-proto";
-import { quantizeGraph } from "../../src/embed/quantize.js";
+import { quantizeGraph } from "../../src/runtime/embed/quantize.js";
 
 const { onnx } = onnxProto;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;

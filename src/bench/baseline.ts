@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileText } from "../query/pack/file-text.js";
 import { render, type LineOwner, type ShownFile } from "../query/pack/render.js";
-import type { AsyncTokenCounter } from "../query/pack/token-worker.js";
+import type { AsyncTokenCounter } from "../runtime/token-worker.js";
 import type { ContextResult } from "../query/types.js";
 
 /**

@@ -1,17 +1,18 @@
+import { IndexStore } from "../store/store.js";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ContextSmithError } from "../core/errors.js";
 import { Engine } from "../engine.js";
 import { packDepth } from "../query/pack/pack-ranking.js";
-import { TokenWorker, type AsyncTokenCounter } from "../query/pack/token-worker.js";
+import { TokenWorker, type AsyncTokenCounter } from "../runtime/token-worker.js";
 import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
 import { parseTask } from "../query/task.js";
 import { embedTask, taskVector } from "../query/task-vector.js";
-import { createEmbedder } from "../embed/factory.js";
-import { resolveEmbeddingSettings } from "../embed/settings.js";
-import type { Embedder } from "../embed/types.js";
+import { createEmbedder } from "../runtime/embed/factory.js";
+import { resolveEmbeddingSettings } from "../core/embedding-settings.js";
+import type { Embedder } from "../runtime/embed/types.js";
 import type { SymbolInfo } from "../core/types.js";
 import type { RankedFile, SignalResult } from "../query/types.js";
 import { packWholeFiles } from "./baseline.js";
@@ -136,7 +137,7 @@ export function readRecords(file: string): InstanceRecord[] {
 
 async function runInstance(instance: BenchInstance, engine: Engine, counter: AsyncTokenCounter, embedder: Embedder | null, options: BenchOptions): Promise<InstanceRecord> {
   const { scored, unscored } = scoredGold(parsePatch(instance.patch));
-  const store = engine.store()!;
+  const store = IndexStore.openForRead(engine.config.indexDir)!;
   const searcher = new Searcher(store, engine.config.root, engine.ranking);
   const task = instance.problem_statement;
   const parsed = parseTask(task);

@@ -51,6 +51,9 @@ export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream 
           draw(`downloading ${e.model} ${e.file} ${e.total ? `${bar(e.received / e.total)} ${mb(e.received)}/${mb(e.total)} MB` : `${mb(e.received)} MB`}`, e.received === e.total);
           break;
         }
+        case "resolve":
+          draw(`resolving calls ${bar(e.total === 0 ? 1 : e.done / e.total)} ${e.done}/${e.total} files`, e.done === e.total);
+          break;
         case "lexical":
         case "graph":
           draw(e.message, true);

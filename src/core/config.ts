@@ -1,7 +1,6 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { resolveEmbeddingSettings } from "../embed/settings.js";
-import type { EmbeddingSettings } from "../embed/types.js";
+import { resolveEmbeddingSettings, type EmbeddingSettings } from "./embedding-settings.js";
 import { ContextSmithError } from "./errors.js";
 
 /** Options a caller may set; every one has a default. */

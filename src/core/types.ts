@@ -175,6 +175,8 @@ export type ProgressEvent =
   | { stage: "git"; commits: number }
   | { stage: "lexical"; message: string }
   | { stage: "graph"; message: string }
+  /** Files of the graph journal resolved so far. */
+  | { stage: "resolve"; done: number; total: number }
   /** Files whose vectors are brought up to date, of those journalled; summaries embedded so far. */
   | { stage: "embed"; done: number; total: number; embedded: number }
   | { stage: "download"; model: string; file: string; received: number; total: number | null }

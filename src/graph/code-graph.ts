@@ -2,7 +2,8 @@ import { isTestPath } from "../core/languages.js";
 import type { IndexStore } from "../store/store.js";
 import { SymbolFinder, type FoundSymbol } from "./lookup.js";
 import { decodeCalls, forEachCall, RESOLUTIONS } from "./codec.js";
-import type { CallHit, CallsResult, ImpactNode, ImpactResult, RelatedResult, Resolution, StoredFileGraph, SymbolRef } from "./types.js";
+import type { Resolution, StoredFileGraph, SymbolRef } from "../store/types.js";
+import type { CallHit, CallsResult, ImpactNode, ImpactResult, RelatedResult } from "./types.js";
 
 /** A call seen from its target: who calls, from where. */
 interface Incoming {

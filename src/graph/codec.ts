@@ -1,4 +1,4 @@
-import type { CallEdge, FileGraph, Resolution, StoredFileGraph } from "./types.js";
+import type { CallEdge, FileGraph, Resolution, StoredFileGraph } from "../store/types.js";
 
 /** Resolutions by their stored code. */
 export const RESOLUTIONS: readonly Resolution[] = ["local", "import", "receiver", "hierarchy", "unique", "ambiguous"];

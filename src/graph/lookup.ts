@@ -1,8 +1,9 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { SymbolInfo } from "../core/types.js";
-import { PathIndex } from "../query/path-index.js";
+import { PathIndex } from "../store/path-index.js";
 import { pairedWith, type IndexStore } from "../store/store.js";
-import type { SymbolLocation, SymbolLookup, SymbolRef } from "./types.js";
+import type { SymbolRef } from "../store/types.js";
+import type { SymbolLocation, SymbolLookup } from "./types.js";
 
 /** Suggestions offered for a name that matched nothing. */
 const MAX_SUGGESTIONS = 5;

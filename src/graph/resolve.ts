@@ -1,6 +1,6 @@
 import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
 import { languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
-import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "./types.js";
+import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "../store/types.js";
 
 /** What resolution reads of the rest of the index. */
 export interface ResolveSource {

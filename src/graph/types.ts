@@ -5,61 +5,7 @@
  */
 import type { Language, SymbolInfo } from "../core/types.js";
 
-/**
- * How a call was resolved to its definition, strongest first:
- * - `local`: defined in the caller's scope or file (Go: its package);
- * - `import`: through an import of the file (aliases, re-exports and module aliases followed);
- * - `receiver`: a method of the caller's own class (`self.x()`, `this.x()`) or of a named class (`Widget.create()`);
- * - `hierarchy`: a method inherited from a base class, or `super()`;
- * - `unique`: the only definition of that name in the repository;
- * - `ambiguous`: several definitions could be meant; all of them are kept as candidates.
- */
-export type Resolution = "local" | "import" | "receiver" | "hierarchy" | "unique" | "ambiguous";
-
-/** A definition: a file and the index of the symbol in that file's symbol list. */
-export type SymbolRef = readonly [path: string, symbol: number];
-
-/** A resolved call site of a file. */
-export interface CallEdge {
-  /** Index of the calling symbol in this file, or -1 at module level. */
-  caller: number;
-  line: number;
-  /** The called name as written (`charge`, `Widget`). */
-  callee: string;
-  how: Resolution;
-  /** The definition; several only when `how` is `ambiguous`. */
-  targets: SymbolRef[];
-}
-
-/** An import statement of a file and the repository files it resolves to (none: external). */
-export interface ImportEdge {
-  line: number;
-  module: string;
-  targets: string[];
-}
-
-/** What the graph stage stores per file. */
-export interface FileGraph {
-  calls: CallEdge[];
-  imports: ImportEdge[];
-  /** Call sites that resolved to nothing in the repository (builtins, libraries). */
-  unresolved: number;
-  /** Files whose content the resolution read: when one changes, this file is resolved again. */
-  deps: string[];
-  /** Names whose definitions the resolution looked up: when one is defined or removed anywhere, this file is resolved again. */
-  refs: string[];
-}
-
-/** A file's graph as stored (see codec.ts): the calls packed into 32-bit rows. */
-export interface StoredFileGraph extends Omit<FileGraph, "calls"> {
-  /** Target files referenced by the rows. */
-  files: string[];
-  /** Called names referenced by the rows. */
-  callees: string[];
-  callCount: number;
-  /** Int32 rows: `caller, line, callee, how, n`, then `n` pairs `(file, symbol)`. */
-  calls: Uint8Array;
-}
+import type { Resolution } from "../store/types.js";
 
 /** One definition, as the graph queries report it: the symbol, its file and language. */
 export interface SymbolLocation extends Pick<SymbolInfo, "name" | "qualifiedName" | "kind" | "signature" | "doc" | "startLine" | "endLine"> {

@@ -1,8 +1,8 @@
 import { ContextSmithError } from "../core/errors.js";
 import { isTestPath } from "../core/languages.js";
 import type { ProgressEvent } from "../core/types.js";
-import { symbolSummaries, type Summary } from "../embed/summary.js";
-import type { Embedder, Provenance } from "../embed/types.js";
+import { symbolSummaries, type Summary } from "./embed-summary.js";
+import type { Embedder, Provenance } from "../runtime/embed/types.js";
 import type { IndexStore } from "../store/store.js";
 import type { FileVectors, SemanticMeta } from "../store/types.js";
 import type { VectorCache } from "../store/vector-cache.js";
@@ -94,7 +94,7 @@ export async function updateEmbeddings(
     await store.transaction(() =>
       store.updateMeta((m) => {
         m.semantic = { ...m.semantic!, complete: true, hnsw };
-        m.generation++;
+        m.versions.vectors++;
       }),
     );
   }
@@ -113,7 +113,7 @@ async function resetVectors(store: IndexStore, provenance: Provenance): Promise<
     for (const path of store.allPaths()) void store.embedJournal.put(path, true);
     store.updateMeta((m) => {
       m.semantic = fresh;
-      m.generation++;
+      m.versions.vectors++;
     });
   });
   removeStaleHnswFiles(store.indexDir, null);
@@ -198,7 +198,7 @@ async function commitChunk(
       semantic.vectors += added.length - removed.length;
       if (added.length + removed.length > 0) {
         semantic.version++;
-        meta.generation++;
+        meta.versions.vectors++;
       }
     }),
   );

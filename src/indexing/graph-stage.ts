@@ -7,7 +7,7 @@ import { encodeGraph } from "../graph/codec.js";
 import { dirOf, fileModuleKeys, ModuleResolver, PACKAGE_KEY } from "../graph/modules.js";
 import { pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
-import type { FileGraph } from "../graph/types.js";
+import type { FileGraph } from "../store/types.js";
 import { pairedWith, type IndexStore } from "../store/store.js";
 
 /**
@@ -38,8 +38,10 @@ export interface GraphUpdate {
  * 2. `resolve` entries are resolved in chunks, each committed with its journal entries removed: a
  *    killed run resumes where it stopped.
  * 3. PageRank over the file graph (imports and calls), when anything changed.
+ *
+ * `onResolved` hears after each chunk is resolved (files done, files to resolve).
  */
-export async function updateGraph(store: IndexStore, root: string): Promise<GraphUpdate> {
+export async function updateGraph(store: IndexStore, root: string, onResolved: (done: number, total: number) => void = () => undefined): Promise<GraphUpdate> {
   const journal = [...store.graphJournal.getRange()];
   if (journal.length === 0) return { changed: 0, resolved: 0 };
   // A first build has nothing to re-resolve and no old entries to replace: it skips those reads.
@@ -60,6 +62,7 @@ export async function updateGraph(store: IndexStore, root: string): Promise<Grap
     if (i % RESOLVER_FILES === 0) resolver = new Resolver(storeSource(store, modules));
     const results = chunk.map((path) => ({ path, resolved: resolveStored(store, resolver, path) }));
     resolved += results.filter((r) => r.resolved !== null).length;
+    onResolved(Math.min(i + CHUNK_FILES, pending.length), pending.length);
     // The next chunk is resolved while this one commits: resolution reads only what the parse
     // stage and step 1 committed, never what these transactions write.
     await committing;
@@ -79,7 +82,7 @@ export async function updateGraph(store: IndexStore, root: string): Promise<Grap
       void store.graphMeta.put("pagerank", Object.fromEntries(pageRank(new Map(store.links.getRange().map(({ key, value }) => [key, value])))));
     }
     store.updateMeta((meta) => {
-      meta.generation++;
+      meta.versions.graph++;
     });
   });
   return { changed: changed.length, resolved };

@@ -1,7 +1,7 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { Config } from "../core/config.js";
 import type { IndexStats, ProgressEvent, SemanticStats, SkipReason } from "../core/types.js";
-import type { Embedder } from "../embed/types.js";
+import type { Embedder } from "../runtime/embed/types.js";
 import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
 import { ensureIndexDir, IndexStore } from "../store/store.js";
 import type { FileUpdate } from "../store/types.js";
@@ -10,9 +10,9 @@ import { VectorCache } from "../store/vector-cache.js";
 import { updateEmbeddings } from "./embed-stage.js";
 import { gitHead } from "./git/log.js";
 import { updateGraph } from "./graph-stage.js";
-import { acquireWriteLock } from "./lock.js";
+import { acquireWriteLock } from "../runtime/lock.js";
 import { planRun, type Plan, type PlannedRead } from "./plan.js";
-import { createPool } from "./pools.js";
+import { createPool, type ParsePools } from "../runtime/pools.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask, type ParseResult, type ParseTask } from "./protocol.js";
 import { walk } from "./walk.js";
 
@@ -32,10 +32,11 @@ export interface RunOptions {
  * file records it produced, so a run killed at any point leaves only fully indexed files behind,
  * and the next run's plan picks up exactly the files that are still missing or stale.
  *
- * `embedder` makes the vectors (null: semantic search is turned off). It belongs to the caller
- * (the Engine keeps one, so a warm process keeps its model loaded between runs).
+ * `embedder` makes the vectors (null: semantic search is turned off) and `pools` hold the parse
+ * threads; both belong to the caller (the process's Runtime, so a warm process keeps its model and
+ * its parse threads between runs and across repositories).
  */
-export async function runIndex(config: Config, embedder: Embedder | null, options: RunOptions = {}): Promise<IndexStats> {
+export async function runIndex(config: Config, embedder: Embedder | null, pools: ParsePools, options: RunOptions = {}): Promise<IndexStats> {
   const emit = options.onProgress ?? (() => undefined);
   const started = performance.now();
   const timings: Record<string, number> = {};
@@ -78,7 +79,7 @@ export async function runIndex(config: Config, embedder: Embedder | null, option
 
     // When this run will likely rewrite the lexical snapshot, build it as batches commit.
     const builder = snapshotIsDue(store, plan.read.length + plan.remove.length) ? new LexicalBuilder() : null;
-    const counts = await time("parse", () => parseAndCommit(config, store!, plan, builder, emit, options.signal));
+    const counts = await time("parse", () => parseAndCommit(config, store!, pools, plan, builder, emit, options.signal));
     let git: GitResult | null = null;
     try {
       git = await history;
@@ -94,7 +95,7 @@ export async function runIndex(config: Config, embedder: Embedder | null, option
     let graphResolved = 0;
     if (store.graphJournal.getKeysCount({ limit: 1 }) > 0) {
       emit({ stage: "graph", message: "resolving calls and imports" });
-      graphResolved = (await time("graph", () => updateGraph(store!, config.root))).resolved;
+      graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
     }
     // Also repairs a snapshot that a killed run left behind its journal.
     if (snapshotIsDue(store)) {
@@ -174,6 +175,7 @@ function makeBatches(files: readonly PlannedRead[], maxFiles: number, maxBytes: 
 async function parseAndCommit(
   config: Config,
   store: IndexStore,
+  pools: ParsePools,
   plan: Plan,
   builder: LexicalBuilder | null,
   emit: (e: ProgressEvent) => void,
@@ -185,7 +187,6 @@ async function parseAndCommit(
   if (reads.length === 0) return counts;
 
   const batches = makeBatches(reads, config.batchFiles, config.batchBytes);
-  const pool = await createPool("parse", Math.min(config.jobs, batches.length));
   const tally = (updates: FileUpdate[]): void => {
     for (const u of updates) {
       if (u.kind === "index") counts.parsed++;
@@ -221,48 +222,48 @@ async function parseAndCommit(
     emit({ stage: "parse", done, total: reads.length, batch: files });
   };
   // A loop stops taking batches when the run is cancelled or another loop failed. All loops
-  // settle before the pool is destroyed: piscina terminates busy threads on destroy, and a thread
-  // torn down inside tree-sitter or during its N-API finalizers aborts the whole process.
+  // settle before the pool is let go (see ParsePools.use).
   let failure: unknown;
   const stopped = (): boolean => failure !== undefined || signal?.aborted === true;
-  try {
-    const loops = Array.from({ length: Math.min(inFlight, batches.length) }, async () => {
-      while (next < batches.length && !stopped()) {
-        const batch = batches[next++]!;
-        const task: ParseTask = {
-          version: PROTOCOL_VERSION,
-          root: config.root,
-          files: batch,
-          limits: { maxLineChars: config.maxLineChars, maxMeanLineChars: config.maxMeanLineChars },
-          lexical: builder !== null,
-        };
-        let result: ParseResult;
-        try {
-          // No abort signal for piscina either, for the same reason: cancelling stops submitting,
-          // and a batch in flight finishes (well under a second).
-          result = (await pool.run(task)) as ParseResult;
-        } catch (error) {
-          failure ??= ContextSmithError.from(error);
-          return;
+  await pools.use(config.jobs, async (pool) => {
+    try {
+      const loops = Array.from({ length: Math.min(inFlight, batches.length) }, async () => {
+        while (next < batches.length && !stopped()) {
+          const batch = batches[next++]!;
+          const task: ParseTask = {
+            version: PROTOCOL_VERSION,
+            root: config.root,
+            files: batch,
+            limits: { maxLineChars: config.maxLineChars, maxMeanLineChars: config.maxMeanLineChars },
+            lexical: builder !== null,
+          };
+          let result: ParseResult;
+          try {
+            // No abort signal for piscina either, for the same reason: cancelling stops submitting,
+            // and a batch in flight finishes (well under a second).
+            result = (await pool.run(task)) as ParseResult;
+          } catch (error) {
+            failure ??= ContextSmithError.from(error);
+            return;
+          }
+          queuedCommits++;
+          commitChain = commitChain
+            .then(() => (failure === undefined ? commit(result.updates, result.warnings, batch.length) : undefined))
+            .catch((error: unknown) => {
+              failure ??= error;
+            })
+            .finally(() => {
+              queuedCommits--;
+            });
+          if (queuedCommits > inFlight) await commitChain;
         }
-        queuedCommits++;
-        commitChain = commitChain
-          .then(() => (failure === undefined ? commit(result.updates, result.warnings, batch.length) : undefined))
-          .catch((error: unknown) => {
-            failure ??= error;
-          })
-          .finally(() => {
-            queuedCommits--;
-          });
-        if (queuedCommits > inFlight) await commitChain;
-      }
-    });
-    await Promise.all(loops);
-  } finally {
-    // Whatever was parsed is committed, even when a later batch failed or the run was cancelled.
-    await commitChain;
-    await pool.destroy();
-  }
+      });
+      await Promise.all(loops);
+    } finally {
+      // Whatever was parsed is committed, even when a later batch failed or the run was cancelled.
+      await commitChain;
+    }
+  });
   if (failure !== undefined) throw failure;
   if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
   return counts;

@@ -1,9 +1,11 @@
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { resolveConfig } from "../core/config.js";
 import { ContextSmithError } from "../core/errors.js";
 import type { ProgressEvent } from "../core/types.js";
 import { Engine, type EngineOptions } from "../engine.js";
+import { Runtime } from "../runtime/runtime.js";
 import { IndexStore } from "../store/store.js";
 import { Freshness } from "./freshness.js";
 import { runTool, TOOLS, type ToolContext } from "./tools.js";
@@ -61,7 +63,10 @@ export function createMcpServer(ctx: ToolContext, version = "0.0.0"): McpServer 
  */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const engine = new Engine(options.root, options);
+  // The serving thread only reads: index runs go to the index thread, whose parse threads stay
+  // warm between refreshes as long as the model does.
+  const runtime = options.runtime ?? new Runtime({ indexThread: true, keepAlive: resolveConfig(options.root, options).embedding.keepAlive });
+  const engine = new Engine(options.root, { ...options, runtime });
   let server: McpServer | undefined;
   let lastLog = 0;
   const onProgress = (event: ProgressEvent): void => {
@@ -91,6 +96,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     async close() {
       await server.close();
       await engine.close();
+      if (runtime !== options.runtime) await runtime.close();
     },
   };
 }
@@ -103,6 +109,8 @@ function progressLine(event: ProgressEvent): string | null {
       return `parsed ${event.done}/${event.total} files`;
     case "git":
       return `read ${event.commits} commits`;
+    case "resolve":
+      return event.done === event.total ? `resolved calls and imports of ${event.total} files` : null;
     case "graph":
     case "lexical":
     case "lock":

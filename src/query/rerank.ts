@@ -1,5 +1,5 @@
 import type { SymbolInfo } from "../core/types.js";
-import type { Reranker } from "../embed/types.js";
+import type { Reranker } from "../runtime/embed/types.js";
 import type { RankedFile } from "./types.js";
 
 /** Files of the ranking the cross-encoder sees. */

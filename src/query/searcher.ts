@@ -4,13 +4,14 @@ import type { ParsedFile, SymbolInfo } from "../core/types.js";
 import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
+import type { IndexPart } from "../store/types.js";
 import { semanticReady } from "../store/semantic-state.js";
 import { openVectorSearch, type VectorSearch } from "../store/vector-index.js";
 import { matchScore, type TermWeights } from "./pack/candidates.js";
 import { fileText, type FileText } from "./pack/file-text.js";
 import { packRanking, type PackSource } from "./pack/pack-ranking.js";
-import type { AsyncTokenCounter } from "./pack/token-worker.js";
-import { PathIndex } from "./path-index.js";
+import type { AsyncTokenCounter } from "../runtime/token-worker.js";
+import { PathIndex } from "../store/path-index.js";
 import { rankFiles } from "./ranker.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { SignalContext } from "./signals/context.js";
@@ -41,9 +42,10 @@ export interface RankOptions {
 }
 
 /**
- * The read path over one committed state of an index: task -> signals -> fusion -> pack.
- * It holds what queries derive from the store (lexical index, history index, path index, parse
- * results) and is replaced when the index changes, so a warm process pays for loading once.
+ * The read path over one index: task -> signals -> fusion -> pack. It holds what queries derive
+ * from the store (lexical index, history index, path index, parse results), each loaded on first
+ * use and dropped when the part of the index it came from changes (see {@link Searcher.invalidate}),
+ * so a warm process pays for loading once per change.
  */
 export class Searcher {
   readonly #store: IndexStore;
@@ -67,6 +69,26 @@ export class Searcher {
     this.#config = config;
   }
 
+  /**
+   * Forgets what was derived from `parts` of the index after a commit changed them; the rest stays
+   * loaded. The lexical index lays the files changed since its snapshot over it, so it goes with
+   * `files` too.
+   */
+  invalidate(parts: ReadonlySet<IndexPart>): void {
+    if (parts.has("files") || parts.has("lexical")) {
+      this.#lexical = undefined;
+      this.#paths = undefined;
+    }
+    if (parts.has("files")) {
+      this.#parsed.clear();
+      this.#symbols.clear();
+      this.#texts.clear();
+    }
+    if (parts.has("history")) this.#history = undefined;
+    if (parts.has("graph")) this.#links = undefined;
+    if (parts.has("vectors")) this.#vectors = undefined;
+  }
+
   /** Ranks files for `task`, with each signal's raw result (the benchmark caches them). */
   rankWithSignals(task: string, options: RankOptions = {}): RankResult & { results: SignalResult[] } {
     const config = options.config ?? this.#config;
@@ -77,13 +99,6 @@ export class Searcher {
   rank(task: string, options: RankOptions = {}): RankResult {
     const { files, timings } = this.rankWithSignals(task, options);
     return { files, timings };
-  }
-
-  /** Ranks, then packs the best files' code into `budget` tokens. */
-  context(task: string, budget: number, counter: AsyncTokenCounter, options: RankOptions = {}): Promise<ContextResult> {
-    const config = options.config ?? this.#config;
-    const ranked = this.rank(task, options).files;
-    return this.packRanked(task, ranked, budget, counter, config);
   }
 
   /** A file's symbols as indexed (memoised). */

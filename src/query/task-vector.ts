@@ -1,5 +1,5 @@
 import { ContextSmithError } from "../core/errors.js";
-import type { Embedder } from "../embed/types.js";
+import type { Embedder } from "../runtime/embed/types.js";
 import { modelName } from "../store/semantic-state.js";
 import type { SemanticMeta } from "../store/types.js";
 

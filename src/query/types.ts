@@ -2,7 +2,6 @@
  * Data contracts of the read path: task -> signals -> fusion -> pack.
  */
 import type { SymbolKind } from "../core/types.js";
-import type { NoteView } from "../notes/types.js";
 
 /** A file position named in the task text (a traceback frame, `path:line`). */
 export interface FrameRef {
@@ -94,7 +93,7 @@ export interface Span {
   symbol: string | null;
 }
 
-/** Result of `Engine.context`. */
+/** A packed context: what `Engine.context` answers (with the notes of the code shown, see notes/attach.ts). */
 export interface ContextResult {
   /** Markdown: a header per file, fenced code with line numbers. */
   text: string;
@@ -105,8 +104,6 @@ export interface ContextResult {
   files: string[];
   /** Exactly the lines shown in `text`, per file in rank order, by line within a file. */
   spans: Span[];
-  /** Notes pinned to the code shown (rendered at the end of `text`), when there are any. */
-  notes?: NoteView[];
   /** What the ranking could not use and why (see {@link RankResult.notices}). */
   notices?: string[];
 }

@@ -162,7 +162,7 @@ export class LexicalBuilder {
       for (const key of store.journal.getKeys()) void store.journal.remove(key);
       store.updateMeta((meta) => {
         meta.lexicalFiles = files;
-        meta.generation++;
+        meta.versions.lexical++;
       });
     });
   }

@@ -3,9 +3,8 @@ import { join } from "node:path";
 import { asBinary, open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import type { CommitInfo, FileHistory, ParsedFile, SymbolInfo, TermStats } from "../core/types.js";
-import type { StoredFileGraph } from "../graph/types.js";
 import { checkDataFile } from "./preflight.js";
-import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type FileVectors, type StoredFile, type Totals } from "./types.js";
+import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type FileVectors, type StoredFile, type StoredFileGraph, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
 const META_KEY = "meta";
@@ -120,6 +119,21 @@ export class IndexStore {
   /** Whether an index exists in `indexDir`. */
   static exists(indexDir: string): boolean {
     return existsSync(join(indexDir, DATA_FILE));
+  }
+
+  /**
+   * Which data file `indexDir` holds now (device and inode), or null when there is none. A rebuild
+   * (the folder deleted, a schema change, a damaged file replaced) makes a new file: a reader that
+   * opened the old one must reopen, or it keeps answering from the deleted file (lmdb-js keeps an
+   * environment per inode).
+   */
+  static identity(indexDir: string): string | null {
+    try {
+      const stat = statSync(join(indexDir, DATA_FILE));
+      return `${stat.dev}:${stat.ino}`;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -319,7 +333,7 @@ export class IndexStore {
         add(meta.totals, record);
         written.push(record);
       }
-      if (removed.length > 0 || updates.some((u) => u.kind !== "touch")) meta.generation++;
+      if (removed.length > 0 || updates.some((u) => u.kind !== "touch")) meta.versions.files++;
       void this.#meta.put(META_KEY, meta);
     });
     return written;
@@ -389,7 +403,7 @@ function freshMeta(): StoreMeta {
     semantic: null,
     lastRun: null,
     lexicalFiles: null,
-    generation: 0,
+    versions: { files: 0, lexical: 0, history: 0, graph: 0, vectors: 0 },
   };
 }
 

@@ -1,8 +1,8 @@
 import type { FileRecord } from "../core/types.js";
-import type { Provenance } from "../embed/types.js";
+import type { Provenance } from "../runtime/embed/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -31,11 +31,19 @@ export interface StoreMeta {
   /** Files in the lexical snapshot when it was written; null when none was written yet. */
   lexicalFiles: number | null;
   /**
-   * Bumped by every commit that changes what queries read (files, history, the lexical snapshot),
-   * and only by those: a warm reader reloads its derived data when it changes.
+   * One counter per part of the index, bumped by every commit that changes that part, and only by
+   * those: a warm reader reloads what it derived from a part when the part's version moved, and
+   * keeps the rest (a one-file edit leaves the history index and, without new vectors, the kNN
+   * index loaded).
    */
-  generation: number;
+  versions: PartVersions;
 }
+
+/** The parts of an index, each written by its own stage. */
+export type IndexPart = "files" | "lexical" | "history" | "graph" | "vectors";
+
+/** The version of each part (see {@link StoreMeta.versions}). */
+export type PartVersions = Record<IndexPart, number>;
 
 /** What the index's vectors are and how far they got (written by the embed stage). */
 export interface SemanticMeta {
@@ -112,3 +120,61 @@ export type FileUpdate =
       lexical: LexicalInput | null;
     }
   | { kind: "skip"; path: string; size: number; mtimeMs: number; hash: string; reason: NonNullable<FileRecord["skipped"]> };
+
+// The code graph as stored (written by the graph stage, read by src/graph/).
+
+/**
+ * How a call was resolved to its definition, strongest first:
+ * - `local`: defined in the caller's scope or file (Go: its package);
+ * - `import`: through an import of the file (aliases, re-exports and module aliases followed);
+ * - `receiver`: a method of the caller's own class (`self.x()`, `this.x()`) or of a named class (`Widget.create()`);
+ * - `hierarchy`: a method inherited from a base class, or `super()`;
+ * - `unique`: the only definition of that name in the repository;
+ * - `ambiguous`: several definitions could be meant; all of them are kept as candidates.
+ */
+export type Resolution = "local" | "import" | "receiver" | "hierarchy" | "unique" | "ambiguous";
+
+/** A definition: a file and the index of the symbol in that file's symbol list. */
+export type SymbolRef = readonly [path: string, symbol: number];
+
+/** A resolved call site of a file. */
+export interface CallEdge {
+  /** Index of the calling symbol in this file, or -1 at module level. */
+  caller: number;
+  line: number;
+  /** The called name as written (`charge`, `Widget`). */
+  callee: string;
+  how: Resolution;
+  /** The definition; several only when `how` is `ambiguous`. */
+  targets: SymbolRef[];
+}
+
+/** An import statement of a file and the repository files it resolves to (none: external). */
+export interface ImportEdge {
+  line: number;
+  module: string;
+  targets: string[];
+}
+
+/** What the graph stage stores per file. */
+export interface FileGraph {
+  calls: CallEdge[];
+  imports: ImportEdge[];
+  /** Call sites that resolved to nothing in the repository (builtins, libraries). */
+  unresolved: number;
+  /** Files whose content the resolution read: when one changes, this file is resolved again. */
+  deps: string[];
+  /** Names whose definitions the resolution looked up: when one is defined or removed anywhere, this file is resolved again. */
+  refs: string[];
+}
+
+/** A file's graph as stored (see codec.ts): the calls packed into 32-bit rows. */
+export interface StoredFileGraph extends Omit<FileGraph, "calls"> {
+  /** Target files referenced by the rows. */
+  files: string[];
+  /** Called names referenced by the rows. */
+  callees: string[];
+  callCount: number;
+  /** Int32 rows: `caller, line, callee, how, n`, then `n` pairs `(file, symbol)`. */
+  calls: Uint8Array;
+}

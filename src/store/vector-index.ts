@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { dot } from "../embed/vector-math.js";
+import { dot } from "../runtime/embed/vector-math.js";
 import type { IndexStore } from "./store.js";
 import type { SemanticMeta } from "./types.js";
 import { decodeVector } from "./vector-codec.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tinyModel } from "../embed/models.js";
+import { tinyModel } from "../runtime/embed/models.js";
 import { runCli } from "../helpers/cli.js";
 import type { TempRepo } from "../helpers/repo.js";
 import { shopRepo } from "../helpers/shop.js";

@@ -7,6 +7,7 @@ import { dumpIndex } from "../helpers/dump.js";
 import { cleanIndexDump } from "../helpers/index.js";
 import type { TempRepo } from "../helpers/repo.js";
 import { syntheticRepo } from "../helpers/synthetic.js";
+import { storeOf } from "../helpers/store.js";
 
 describe("concurrent use", () => {
   let repo: TempRepo;
@@ -64,7 +65,7 @@ describe("concurrent use", () => {
     let sawPartial = false;
     try {
       while (running) {
-        const store = reader.store();
+        const store = storeOf(reader);
         if (store) {
           // One synchronous block reads one snapshot: the totals match the committed records.
           let files = 0;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../../src/core/types.js";
 import { IndexStore } from "../../src/store/store.js";
 import { decodeVector } from "../../src/store/vector-codec.js";
-import { tinyModel } from "../embed/models.js";
+import { tinyModel } from "../runtime/embed/models.js";
 import { runCli, startCli } from "../helpers/cli.js";
 import type { TempRepo } from "../helpers/repo.js";
 import { syntheticRepo } from "../helpers/synthetic.js";

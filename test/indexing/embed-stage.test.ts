@@ -3,14 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
-import { LocalEmbedder } from "../../src/embed/local.js";
-import { symbolSummaries } from "../../src/embed/summary.js";
-import type { Embedder } from "../../src/embed/types.js";
+import { LocalEmbedder } from "../../src/runtime/embed/local.js";
+import { symbolSummaries } from "../../src/indexing/embed-summary.js";
+import type { Embedder } from "../../src/runtime/embed/types.js";
 import { updateEmbeddings } from "../../src/indexing/embed-stage.js";
 import { IndexStore } from "../../src/store/store.js";
-import { tinyModel } from "../embed/models.js";
+import { tinyModel } from "../runtime/embed/models.js";
 import { shopRepo } from "../helpers/shop.js";
 import type { TempRepo } from "../helpers/repo.js";
+import { storeOf } from "../helpers/store.js";
 
 const SEMANTIC_ONLY = { weights: { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 1, cochange: 0, callgraph: 0, exactName: 0, centrality: 0 } };
 
@@ -53,7 +54,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       const stats = await engine.index();
       expect(stats.semantic).toMatchObject({ on: true, reason: null, cached: 0 });
       expect(stats.semantic.embedded).toBe(stats.semantic.vectors);
-      const store = engine.store()!;
+      const store = storeOf(engine)!;
       const meta = store.meta().semantic!;
       expect(meta).toMatchObject({ complete: true, provenance: { provider: "local", model, dimension: 32, pooling: "mean" } });
       expect(storedSummaries(store)).toEqual(expectedSummaries(store));
@@ -73,7 +74,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
   it("ranks by the semantic signal: a task worded like a summary finds its file first", async () => {
     const engine = engineFor();
     try {
-      const summary = symbolSummaries("shop/payments/card.py", engine.store()!.symbols.get("shop/payments/card.py")!).find((s) => s.name === "charge_card")!;
+      const summary = symbolSummaries("shop/payments/card.py", storeOf(engine)!.symbols.get("shop/payments/card.py")!).find((s) => s.name === "charge_card")!;
       const ranked = await engine.rank(summary.text, { ranking: SEMANTIC_ONLY });
       expect(ranked.notices).toBeUndefined();
       expect(ranked.files[0]?.path).toBe("shop/payments/card.py");
@@ -92,7 +93,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       repo.write({ "shop/payments/card.py": `${readFileSync(repo.path("shop/payments/card.py"), "utf8")}\n\ndef refund_card(card, amount):\n    """Gives the amount back."""\n    return amount\n` });
       const stats = await engine.index();
       expect(stats.semantic).toMatchObject({ embedded: 1, cached: 0 });
-      expect(storedSummaries(engine.store()!)).toEqual(expectedSummaries(engine.store()!));
+      expect(storedSummaries(storeOf(engine)!)).toEqual(expectedSummaries(storeOf(engine)!));
     } finally {
       await engine.close();
     }
@@ -114,12 +115,12 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
     try {
       const first = engineFor(indexDir);
       await first.index();
-      const before = first.store()!.meta().semantic!;
+      const before = storeOf(first)!.meta().semantic!;
       await first.close();
 
       const switched = engineFor(indexDir, second);
       const stats = await switched.index();
-      const after = switched.store()!.meta().semantic!;
+      const after = storeOf(switched)!.meta().semantic!;
       expect(after.provenance).toMatchObject({ model: second, dimension: 48, pooling: "cls" });
       expect(after.provenance.key).not.toBe(before.provenance.key);
       expect(stats.semantic.embedded).toBe(after.vectors);
@@ -169,8 +170,8 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       expect(skipped.notices?.[0]).toMatch(/still being built/);
       const stats = await engine.index();
       expect(stats.semantic.embedded).toBe(stats.semantic.vectors - partial.vectors);
-      expect(storedSummaries(engine.store()!)).toEqual(expectedSummaries(engine.store()!));
-      expect(engine.store()!.meta().semantic).toMatchObject({ complete: true });
+      expect(storedSummaries(storeOf(engine)!)).toEqual(expectedSummaries(storeOf(engine)!));
+      expect(storeOf(engine)!.meta().semantic).toMatchObject({ complete: true });
       expect((await engine.rank("charge the card", { refresh: false })).notices).toBeUndefined();
       await engine.close();
     } finally {
@@ -186,12 +187,12 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       const engine = engineFor(indexDir);
       const stats = await engine.index();
       expect(stats.semantic.on).toBe(true);
-      expect(engine.store()!.meta().semantic).toMatchObject({ complete: true, hnsw: null });
+      expect(storeOf(engine)!.meta().semantic).toMatchObject({ complete: true, hnsw: null });
       expect(readdirSync(indexDir).filter((f) => f.endsWith(".hnsw"))).toEqual([]);
-      const generation = engine.store()!.meta().generation;
+      const versions = storeOf(engine)!.meta().versions;
       await engine.index(); // nothing to do: no graph to write, no commit
-      expect(engine.store()!.meta().generation).toBe(generation);
-      const summary = symbolSummaries("shop/payments/retry.py", engine.store()!.symbols.get("shop/payments/retry.py")!)[0]!;
+      expect(storeOf(engine)!.meta().versions).toEqual(versions);
+      const summary = symbolSummaries("shop/payments/retry.py", storeOf(engine)!.symbols.get("shop/payments/retry.py")!)[0]!;
       const brute = await engine.rank(summary.text, { ranking: SEMANTIC_ONLY, refresh: false });
       expect(brute.files[0]?.path).toBe("shop/payments/retry.py");
       await engine.close();
@@ -199,7 +200,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       delete process.env.CTXSMITH_NO_HNSW;
       const later = engineFor(indexDir);
       await later.index();
-      expect(later.store()!.meta().semantic!.hnsw).not.toBeNull();
+      expect(storeOf(later)!.meta().semantic!.hnsw).not.toBeNull();
       const graph = await later.rank(summary.text, { ranking: SEMANTIC_ONLY, refresh: false });
       expect(graph.files.map((f) => f.path).slice(0, 3)).toEqual(brute.files.map((f) => f.path).slice(0, 3));
       await later.close();

@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import { TempRepo } from "../helpers/repo.js";
+import { storeOf } from "../helpers/store.js";
 
 describe("hostile files", () => {
   let repo: TempRepo | undefined;
@@ -21,7 +22,7 @@ describe("hostile files", () => {
       const stats = await engine.index();
       expect(stats.files.parsed).toBe(3);
       expect(stats.files.skipped).toEqual({ binary: 1, undecodable: 1, generated: 1 });
-      const store = engine.store()!;
+      const store = storeOf(engine)!;
       const broken = store.parsed.get("broken.py")!;
       expect(broken.hasErrors).toBe(true);
       // tree-sitter recovers: the definition after the error is still found.

@@ -4,6 +4,8 @@ import { Engine } from "../../src/engine.js";
 import { planRun } from "../../src/indexing/plan.js";
 import { indexOnce } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
+import { storeOf } from "../helpers/store.js";
+import { loadLexical } from "../../src/store/lexical.js";
 
 describe("planRun", () => {
   const walked = (path: string, size: number, mtimeMs: number) => ({ path, size, mtimeMs, language: null });
@@ -55,7 +57,7 @@ describe("incremental indexing", () => {
     const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 2, unchanged: 2, removed: 0 });
     const engine = new Engine(repo.root);
-    expect(engine.store()!.parsed.get("src/a.py")!.symbols.map((s) => s.name)).toEqual(["alpha2"]);
+    expect(storeOf(engine)!.parsed.get("src/a.py")!.symbols.map((s) => s.name)).toEqual(["alpha2"]);
     await engine.close();
   });
 
@@ -67,11 +69,11 @@ describe("incremental indexing", () => {
     expect(stats.files).toMatchObject({ parsed: 0, removed: 1 });
     expect(stats.totals).toMatchObject({ files: 2, symbols: 2 });
     const engine = new Engine(repo.root);
-    const store = engine.store()!;
+    const store = storeOf(engine)!;
     expect(store.file("src/c.py")).toBeUndefined();
     expect(store.parsed.get("src/c.py")).toBeUndefined();
     expect(store.terms.get("src/c.py")).toBeUndefined();
-    expect(engine.lexical().search("gamma")).toEqual([]);
+    expect(loadLexical(storeOf(engine)!).search("gamma")).toEqual([]);
     await engine.close();
   });
 
@@ -83,7 +85,7 @@ describe("incremental indexing", () => {
     const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 1, removed: 1 });
     const engine = new Engine(repo.root);
-    expect(engine.lexical().search("beta", { field: "symbols" })).toEqual(["src/renamed.py"]);
+    expect(loadLexical(storeOf(engine)!).search("beta", { field: "symbols" })).toEqual(["src/renamed.py"]);
     await engine.close();
   });
 

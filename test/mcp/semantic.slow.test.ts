@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tinyModel } from "../embed/models.js";
+import { tinyModel } from "../runtime/embed/models.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import type { TempRepo } from "../helpers/repo.js";
 import { shopRepo } from "../helpers/shop.js";

@@ -3,6 +3,8 @@ import { Engine } from "../../src/engine.js";
 import { tokenize } from "../../src/core/tokenize.js";
 import { withIndexedEngine } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
+import { storeOf } from "../helpers/store.js";
+import { loadLexical } from "../../src/store/lexical.js";
 
 const FILES = {
   "payments/retry.py": 'class RetryPolicy:\n    """Retries failed card charges."""\n    def next_delay(self):\n        return backoff(2)\n',
@@ -20,7 +22,7 @@ describe("lexical index", () => {
   it("finds files by path, symbols and body", async () => {
     repo = TempRepo.create(FILES);
     await withEngine((engine) => {
-      const lex = engine.lexical();
+      const lex = loadLexical(storeOf(engine)!);
       expect(lex.search("cart", { field: "path" })).toEqual(["shop/cart.ts"]);
       expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py"]);
       // Other spellings of a name still find it, best match first.
@@ -33,7 +35,7 @@ describe("lexical index", () => {
   it("keeps BM25 statistics: document frequencies, term frequencies and lengths", async () => {
     repo = TempRepo.create(FILES);
     await withEngine((engine) => {
-      const { bm25, pathOf } = engine.lexical();
+      const { bm25, pathOf } = loadLexical(storeOf(engine)!);
       expect(bm25.docs).toBe(4);
       expect(bm25.df("retry")).toBe(2);
       expect(bm25.df("nothing-like-this")).toBe(0);
@@ -57,10 +59,10 @@ describe("lexical index", () => {
     repo.write({ "payments/card.py": "def refund_card(card):\n    return ledger.refund(card)\n" });
     repo.remove("shop/cart.ts");
     await withEngine((engine) => {
-      const store = engine.store()!;
+      const store = storeOf(engine)!;
       // The snapshot still holds the old versions; the journal names what changed.
       expect(store.journal.getKeysCount()).toBe(2);
-      const lex = engine.lexical();
+      const lex = loadLexical(storeOf(engine)!);
       expect(lex.search("gateway")).toEqual([]);
       expect(lex.search("ledger")).toEqual(["payments/card.py"]);
       expect(lex.search("cart", { field: "path" })).toEqual([]);
@@ -76,7 +78,7 @@ describe("lexical index", () => {
     await withEngine(() => undefined);
     repo.write({ "payments/card.py": "def refund_card(card):\n    return ledger.refund(card)\n" });
     const answers = (engine: Engine) => {
-      const lex = engine.lexical();
+      const lex = loadLexical(storeOf(engine)!);
       return {
         ledger: lex.search("ledger"),
         retry: lex.search("retry").sort(),
@@ -90,7 +92,7 @@ describe("lexical index", () => {
     });
     repo.remove(".contextsmith");
     await withEngine((engine) => {
-      expect(engine.store()!.journal.getKeysCount()).toBe(0);
+      expect(storeOf(engine)!.journal.getKeysCount()).toBe(0);
       expect(answers(engine)).toEqual(viaJournal);
     });
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { normalize } from "../../src/embed/vector-math.js";
+import { normalize } from "../../src/runtime/embed/vector-math.js";
 import { IndexStore } from "../../src/store/store.js";
 import type { SemanticMeta } from "../../src/store/types.js";
 import { decodeVector, encodeVectors, roundToHalf } from "../../src/store/vector-codec.js";

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { VERSION } from "../../core/version.js";
-import { parseKeepAlive } from "../../embed/settings.js";
+import { parseKeepAlive } from "../../core/embedding-settings.js";
 import type { CliIO } from "../io.js";
 
 interface ServeArgs {

@@ -99,7 +99,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
     putHistoryIndex(store, historyIndex);
     store.updateMeta((m) => {
       m.gitHead = head;
-      m.generation++;
+      m.versions.history++;
       m.commits = incremental ? m.commits + read : read;
     });
   });

@@ -4,7 +4,7 @@ import type { ContextResult, RankedFile } from "../types.js";
 import { fileCandidates, type TermWeights } from "./candidates.js";
 import type { FileText } from "./file-text.js";
 import { pack } from "./pack.js";
-import type { AsyncTokenCounter } from "./token-worker.js";
+import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
 import type { Candidate } from "./types.js";
 
 /** What packing reads about the ranked files. */

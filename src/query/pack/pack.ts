@@ -1,7 +1,7 @@
 import type { ContextResult, SpanKind } from "../types.js";
 import type { PackConfig } from "../ranking-config.js";
 import { render, renderHeader, renderLine, type LineOwner, type ShownFile } from "./render.js";
-import type { AsyncTokenCounter } from "./token-worker.js";
+import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
 import type { Candidate } from "./types.js";
 
 /** When a line is shown by two picks, it is reported under the stronger kind. */

@@ -3,7 +3,7 @@ import type { HistoryIndex } from "../../store/history-index.js";
 import type { LexicalIndex } from "../../store/lexical.js";
 import type { IndexStore } from "../../store/store.js";
 import type { VectorSearch } from "../../store/vector-index.js";
-import type { PathIndex } from "../path-index.js";
+import type { PathIndex } from "../../store/path-index.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { TaskQuery } from "../types.js";
 

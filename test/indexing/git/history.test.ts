@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine.js";
 import { withIndexedEngine } from "../../helpers/index.js";
 import { TempRepo } from "../../helpers/repo.js";
+import { storeOf } from "../../helpers/store.js";
 
 describe("git history", () => {
   let repo: TempRepo | undefined;
@@ -29,7 +30,7 @@ describe("git history", () => {
   it("records per-file commits, churn, last change and co-change", async () => {
     repo = scriptedRepo();
     await indexed(repo.root, (engine) => {
-      const store = engine.store()!;
+      const store = storeOf(engine)!;
       const a = store.history.get("a.py")!;
       expect(a.churn).toBe(3);
       expect(a.cochange).toEqual({ "b.py": 3, "c.py": 1 });
@@ -49,7 +50,7 @@ describe("git history", () => {
     try {
       const stats = await engine.index();
       expect(stats.commitsRead).toBe(1);
-      const store = engine.store()!;
+      const store = storeOf(engine)!;
       expect(store.history.get("c.py")).toMatchObject({ churn: 3, cochange: { "a.py": 1, "b.py": 1, "d.py": 1 } });
       expect(store.history.get("a.py")!.churn).toBe(3);
       expect(engine.status()!.commits).toBe(5);
@@ -67,7 +68,7 @@ describe("git history", () => {
     repo.write({ "a.py": "a = 9\n" });
     repo.commitAll("Rewritten history");
     await indexed(repo.root, (engine) => {
-      const store = engine.store()!;
+      const store = storeOf(engine)!;
       const a = store.history.get("a.py")!;
       expect(a.commits.map((h) => store.commits.get(h)!.message)).toEqual(["Rewritten history", "Fix retry timeout in payments", "Initial import"]);
       expect(engine.status()!.commits).toBe(3);
@@ -79,7 +80,7 @@ describe("git history", () => {
     repo.git("checkout", "-q", "--detach", "HEAD~1");
     await indexed(repo.root, (engine) => {
       expect(engine.status()!.commits).toBe(3);
-      expect(engine.store()!.history.get("a.py")!.churn).toBe(2);
+      expect(storeOf(engine)!.history.get("a.py")!.churn).toBe(2);
     });
     clone = TempRepo.create();
     clone.dispose();
@@ -87,7 +88,7 @@ describe("git history", () => {
     repo.git("clone", "-q", "--depth", "2", `file://${repo.root}`, clone.root);
     await indexed(clone.root, (engine) => {
       expect(engine.status()!.commits).toBe(2);
-      expect(engine.store()!.history.get("a.py")!.churn).toBe(1);
+      expect(storeOf(engine)!.history.get("a.py")!.churn).toBe(1);
     });
   });
 
@@ -96,7 +97,7 @@ describe("git history", () => {
     repo.remove("c.py");
     repo.commitAll("Remove c");
     await indexed(repo.root, (engine) => {
-      const store = engine.store()!;
+      const store = storeOf(engine)!;
       expect(store.history.get("c.py")).toBeUndefined();
       expect(store.history.get("a.py")!.cochange).toEqual({ "b.py": 3 });
     });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine.js";
 import type { ParsedFile } from "../../../src/core/types.js";
 import { TempRepo } from "../../helpers/repo.js";
+import { storeOf } from "../../helpers/store.js";
 
 // One small fixture per language, indexed through the real pipeline (walk, worker pool, LMDB),
 // then read back from the store.
@@ -160,7 +161,7 @@ describe("extraction per language (through the index)", () => {
   let repo: TempRepo;
   let engine: Engine;
   const parsed = (path: string): ParsedFile => {
-    const p = engine.store()!.parsed.get(path);
+    const p = storeOf(engine)!.parsed.get(path);
     if (!p) throw new Error(`no parse result for ${path}`);
     return p;
   };
@@ -328,7 +329,7 @@ describe("extraction per language (through the index)", () => {
   });
 
   it("records language and line counts on each file", () => {
-    const store = engine.store()!;
+    const store = storeOf(engine)!;
     expect(store.file("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
     expect(store.file("ts/view.tsx")).toMatchObject({ language: "tsx", lines: 5 });
   });

@@ -1,4 +1,4 @@
-import type { KeepAlive } from "./types.js";
+import type { KeepAlive } from "../core/embedding-settings.js";
 
 /** Timers, injected so the keep-alive policy is tested without waiting. */
 export interface Timers {

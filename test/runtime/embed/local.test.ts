@@ -1,10 +1,10 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
-import { approxTokens, LocalEmbedder, LocalReranker, lengthBatches } from "../../src/embed/local.js";
-import { readModelCard } from "../../src/embed/model-dir.js";
-import { DEFAULT_EMBED_MODEL, resolveEmbeddingSettings } from "../../src/embed/settings.js";
-import { rerankFiles } from "../../src/query/rerank.js";
+import { approxTokens, LocalEmbedder, LocalReranker, lengthBatches } from "../../../src/runtime/embed/local.js";
+import { readModelCard } from "../../../src/runtime/embed/model-dir.js";
+import { DEFAULT_EMBED_MODEL, resolveEmbeddingSettings } from "../../../src/core/embedding-settings.js";
+import { rerankFiles } from "../../../src/query/rerank.js";
 import { tinyModel } from "./models.js";
 
 const mean = tinyModel();

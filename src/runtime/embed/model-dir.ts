@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ContextSmithError } from "../core/errors.js";
+import { ContextSmithError } from "../../core/errors.js";
 import type { Pooling } from "./types.js";
 
 /** What a model folder says about itself: the ONNX file to load, pooling, lengths, dimension. */

@@ -3,8 +3,8 @@ import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, 
 import { open } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { ContextSmithError } from "../core/errors.js";
-import { acquireWriteLock } from "../indexing/lock.js";
+import { ContextSmithError } from "../../core/errors.js";
+import { acquireWriteLock } from "../lock.js";
 import type { DownloadProgress } from "./types.js";
 
 /** Where models come from and go. */

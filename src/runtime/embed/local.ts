@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Piscina } from "piscina";
-import { ContextSmithError } from "../core/errors.js";
-import { createPool } from "../indexing/pools.js";
+import { ContextSmithError } from "../../core/errors.js";
+import { createPool } from "../pools.js";
 import { readModelCard, type ModelCard } from "./model-dir.js";
 import { DOCUMENT_MAX_TOKENS } from "./onnx-encoder.js";
 import { quantizeModel } from "./quantize.js";
 import { EMBED_PROTOCOL_VERSION, type EmbedResult, type EmbedTask } from "./protocol.js";
-import { Resident } from "./resident.js";
-import type { Embedder, EmbedKind, KeepAlive, Provenance, Reranker } from "./types.js";
+import { Resident } from "../resident.js";
+import type { KeepAlive } from "../../core/embedding-settings.js";
+import type { Embedder, EmbedKind, Provenance, Reranker } from "./types.js";
 
 /** A model that could not be located is not tried again sooner than this. */
 const RETRY_AFTER_MS = 60_000;

@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OllamaEmbedder, OpenAIEmbedder } from "../../src/embed/remote.js";
-import { Engine } from "../../src/engine.js";
-import { shopRepo } from "../helpers/shop.js";
+import { OllamaEmbedder, OpenAIEmbedder } from "../../../src/runtime/embed/remote.js";
+import { Engine } from "../../../src/engine.js";
+import { shopRepo } from "../../helpers/shop.js";
+import { storeOf } from "../../helpers/store.js";
 
 /** A deterministic 3-dimensional "embedding" of a text: letters a–i, j–r, s–z counted. */
 function fakeVector(text: string): number[] {
@@ -84,7 +85,7 @@ describe("Ollama and OpenAI-compatible providers (against local fake servers)", 
     try {
       const stats = await engine.index();
       expect(stats.semantic).toMatchObject({ on: true, model: "ollama nomic-embed-text" });
-      expect(engine.store()!.meta().semantic!.provenance).toMatchObject({ provider: "ollama", dimension: 3 });
+      expect(storeOf(engine)!.meta().semantic!.provenance).toMatchObject({ provider: "ollama", dimension: 3 });
       const ranked = await engine.rank("charge card", { ranking: { weights: { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 1 } } });
       expect(ranked.files.length).toBeGreaterThan(0);
       expect(ranked.files[0]!.signals.semantic).toBeDefined();

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { acquireWriteLock } from "../../src/indexing/lock.js";
+import { acquireWriteLock } from "../../src/runtime/lock.js";
 
 describe("write lock", () => {
   let dir: string;

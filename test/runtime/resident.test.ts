@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Resident, type Timers } from "../../src/embed/resident.js";
-import { parseKeepAlive } from "../../src/embed/settings.js";
+import { Resident, type Timers } from "../../src/runtime/resident.js";
+import { parseKeepAlive } from "../../src/core/embedding-settings.js";
 
 /** Timers that fire only when told to. */
 class ManualTimers implements Timers {

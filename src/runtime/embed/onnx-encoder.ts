@@ -1,5 +1,5 @@
 import type { InferenceSession } from "onnxruntime-node";
-import { ContextSmithError } from "../core/errors.js";
+import { ContextSmithError } from "../../core/errors.js";
 import type { ModelCard } from "./model-dir.js";
 import { WordPieceTokenizer, type Encoding } from "./tokenizer.js";
 import type { EmbedKind } from "./types.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import onnxProto from "onnx-proto";
 import { afterAll, describe, expect, it } from "vitest";
-import { LocalEmbedder } from "../../src/embed/local.js";
+import { LocalEmbedder } from "../../../src/runtime/embed/local.js";
 import { tinyModel } from "./models.js";
 
 const model = tinyModel();

@@ -5,11 +5,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { locateModel, modelCacheDir } from "../../src/embed/model-store.js";
-import type { DownloadProgress } from "../../src/embed/types.js";
-import { Engine } from "../../src/engine.js";
-import type { ProgressEvent } from "../../src/core/types.js";
-import { shopRepo } from "../helpers/shop.js";
+import { locateModel, modelCacheDir } from "../../../src/runtime/embed/model-store.js";
+import type { DownloadProgress } from "../../../src/runtime/embed/types.js";
+import { Engine } from "../../../src/engine.js";
+import type { ProgressEvent } from "../../../src/core/types.js";
+import { shopRepo } from "../../helpers/shop.js";
 import { tinyModel } from "./models.js";
 
 /** A local stand-in for the Hugging Face hub: LFS files answer with a redirect carrying their SHA-256 and size. */

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeVocab, TINY, writeModelDir, type BertShape } from "../../bench/models/bert-onnx.js";
+import { makeVocab, TINY, writeModelDir, type BertShape } from "../../../bench/models/bert-onnx.js";
 
 /** Words of the shop fixture and the tests' tasks, so the tiny models tokenize them as words. */
 export const TEST_WORDS = [

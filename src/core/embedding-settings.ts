@@ -1,7 +1,34 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { ContextSmithError } from "../core/errors.js";
-import type { EmbeddingSettings, EmbedProvider, KeepAlive } from "./types.js";
+import { ContextSmithError } from "./errors.js";
+
+/** Who makes the vectors: a local ONNX model, an Ollama server, or an OpenAI-compatible one. */
+export type EmbedProvider = "local" | "ollama" | "openai";
+
+/** How long a loaded model stays resident after its last use: milliseconds, or for the process's life. */
+export type KeepAlive = number | "always";
+
+/** Embedding settings, resolved once from options and the environment (see resolveEmbeddingSettings). */
+export interface EmbeddingSettings {
+  /** `none` turns semantic search off. */
+  readonly provider: EmbedProvider | "none";
+  /** A Hugging Face model id or a local folder (local), or the provider's model name. */
+  readonly model: string;
+  /** Base URL of an Ollama or OpenAI-compatible server. */
+  readonly endpoint: string | null;
+  readonly apiKey: string | null;
+  /** Cache folder: downloaded models (`models/`) and the vector cache (`vectors.lmdb`). */
+  readonly cacheDir: string;
+  /** Never touch the network (HF_HUB_OFFLINE / CTXSMITH_OFFLINE). */
+  readonly offline: boolean;
+  /** The Hugging Face hub (HF_ENDPOINT). */
+  readonly hubEndpoint: string;
+  readonly keepAlive: KeepAlive;
+  /** Prefer a model's int8 file (`onnx/model_quantized.onnx`) where it has one. */
+  readonly quantized: boolean;
+  /** The cross-encoder of `--rerank`. */
+  readonly rerankModel: string;
+}
 
 export const DEFAULT_EMBED_MODEL = "BAAI/bge-small-en-v1.5";
 /** The transformers.js export of cross-encoder/ms-marco-MiniLM-L-6-v2 (such exports keep `onnx/model.onnx` and `tokenizer.json`). */

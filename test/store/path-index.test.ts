@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PathIndex } from "../../src/query/path-index.js";
+import { PathIndex } from "../../src/store/path-index.js";
 
 const paths = new PathIndex(["src/shop/payments/retry.py", "src/shop/__init__.py", "src/shop/cart.py", "tools/cart.py", "web/app/index.ts", "README.md"]);
 

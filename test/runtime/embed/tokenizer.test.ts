@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { WordPieceTokenizer } from "../../src/embed/tokenizer.js";
+import { WordPieceTokenizer } from "../../../src/runtime/embed/tokenizer.js";
 import { tinyModel } from "./models.js";
 
 // makeVocab puts BERT's specials at their usual ids: [PAD] 0, [UNK] 100, [CLS] 101, [SEP] 102.

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { onnx as Onnx } from "onnx-proto";
-import { ContextSmithError } from "../core/errors.js";
+import { ContextSmithError } from "../../core/errors.js";
 
 type Proto = typeof Onnx;
 

@@ -1,7 +1,8 @@
 import { LocalEmbedder, LocalReranker } from "./local.js";
 import { locateModel } from "./model-store.js";
 import { OllamaEmbedder, OpenAIEmbedder } from "./remote.js";
-import type { DownloadProgress, Embedder, EmbeddingSettings, Reranker } from "./types.js";
+import type { EmbeddingSettings } from "../../core/embedding-settings.js";
+import type { DownloadProgress, Embedder, Reranker } from "./types.js";
 
 /** What a provider needs besides the settings. */
 export interface ProviderOptions {

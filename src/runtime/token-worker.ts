@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
-import { ContextSmithError } from "../../core/errors.js";
-import { workerFile } from "../../worker-file.js";
+import { ContextSmithError } from "../core/errors.js";
+import { workerFile } from "./worker-file.js";
 
 /** A request to the token-count worker. */
 export interface TokenRequest {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContextSmithError } from "../core/errors.js";
+import { ContextSmithError } from "../../core/errors.js";
 
 /** Token ids of one encoded input, ready for a BERT-shaped model. */
 export interface Encoding {

@@ -1,4 +1,4 @@
-import { ContextSmithError } from "../core/errors.js";
+import { ContextSmithError } from "../../core/errors.js";
 import type { Embedder, EmbedKind, Provenance } from "./types.js";
 import { normalize } from "./vector-math.js";
 

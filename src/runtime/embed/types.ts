@@ -2,8 +2,7 @@
  * Data contracts of the embedding layer: providers turn texts into unit vectors; the index records
  * which provider and model made its vectors (provenance), so two vector spaces are never mixed.
  */
-
-export type EmbedProvider = "local" | "ollama" | "openai";
+import type { EmbedProvider } from "../../core/embedding-settings.js";
 
 /** How token vectors become one text vector (local models; remote providers pool themselves). */
 export type Pooling = "cls" | "mean" | "provider";
@@ -39,31 +38,6 @@ export interface Embedder {
 export interface Reranker {
   score(query: string, documents: readonly string[]): Promise<number[]>;
   close(): Promise<void>;
-}
-
-/** How long a loaded model stays resident after its last use: milliseconds, or for the process's life. */
-export type KeepAlive = number | "always";
-
-/** Embedding settings, resolved once from options and the environment (see settings.ts). */
-export interface EmbeddingSettings {
-  /** `none` turns semantic search off. */
-  readonly provider: EmbedProvider | "none";
-  /** A Hugging Face model id or a local folder (local), or the provider's model name. */
-  readonly model: string;
-  /** Base URL of an Ollama or OpenAI-compatible server. */
-  readonly endpoint: string | null;
-  readonly apiKey: string | null;
-  /** Cache folder: downloaded models (`models/`) and the vector cache (`vectors.lmdb`). */
-  readonly cacheDir: string;
-  /** Never touch the network (HF_HUB_OFFLINE / CTXSMITH_OFFLINE). */
-  readonly offline: boolean;
-  /** The Hugging Face hub (HF_ENDPOINT). */
-  readonly hubEndpoint: string;
-  readonly keepAlive: KeepAlive;
-  /** Prefer a model's int8 file (`onnx/model_quantized.onnx`) where it has one. */
-  readonly quantized: boolean;
-  /** The cross-encoder of `--rerank`. */
-  readonly rerankModel: string;
 }
 
 /** Progress of a model download. */

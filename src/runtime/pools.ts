@@ -1,0 +1,63 @@
+import type { Piscina } from "piscina";
+import type { KeepAlive } from "../core/embedding-settings.js";
+import { Resident } from "./resident.js";
+import { workerFile } from "./worker-file.js";
+
+/**
+ * A pool of `threads` workers running `workers/<name>.js`. piscina is imported on first use:
+ * a run with nothing to parse never loads it.
+ */
+export async function createPool(name: "parse" | "git-log" | "embed", threads: number): Promise<Piscina> {
+  const { Piscina } = await import("piscina");
+  return new Piscina({
+    filename: workerFile(name),
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 1000,
+    // Workers must return to the event loop between tasks so that tree-sitter's N-API
+    // finalizers run (see parse/native-memory.ts); the Atomics wait loop never does.
+    atomics: "disabled",
+  });
+}
+
+/** How long an idle parse pool stays up by default: a server's next refresh reuses its warm threads. */
+const PARSE_KEEP_ALIVE_MS = 30_000;
+
+/**
+ * The parse pools of one process, shared by every repository it indexes: index runs of ten
+ * repositories use one set of parse threads (with their loaded grammars), kept for `keepAlive`
+ * after the last run and then let go. Pools are keyed by size (one size in practice: `--jobs`).
+ */
+export class ParsePools {
+  readonly #pools = new Map<number, Resident<Piscina>>();
+
+  constructor(private readonly keepAlive: KeepAlive = PARSE_KEEP_ALIVE_MS) {}
+
+  /**
+   * Runs `work` on a pool of `threads` parse workers. The pool is never destroyed while a run uses
+   * it: piscina terminates busy threads on destroy, and a thread torn down inside tree-sitter
+   * aborts the whole process.
+   */
+  use<T>(threads: number, work: (pool: Piscina) => Promise<T>): Promise<T> {
+    let pool = this.#pools.get(threads);
+    if (!pool) {
+      pool = new Resident(() => createPool("parse", threads), (p) => p.destroy(), this.keepAlive);
+      this.#pools.set(threads, pool);
+    }
+    return pool.use(work);
+  }
+
+  /** Parse threads up now, over all pools. */
+  get threads(): number {
+    let n = 0;
+    for (const [threads, pool] of this.#pools) if (pool.loaded) n += threads;
+    return n;
+  }
+
+  /** Destroys every pool (call it when no run is in flight). */
+  async close(): Promise<void> {
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((p) => p.close()));
+  }
+}

@@ -1,0 +1,93 @@
+import type { EmbeddingSettings, KeepAlive } from "../core/embedding-settings.js";
+import type { DownloadProgress, Embedder, Reranker } from "./embed/types.js";
+import { createEmbedder, createReranker } from "./embed/factory.js";
+import { IndexThread } from "./index-thread.js";
+import { ParsePools } from "./pools.js";
+import { TokenWorker, type AsyncTokenCounter } from "./token-worker.js";
+
+/** How a runtime shares its resources. */
+export interface RuntimeOptions {
+  /**
+   * Run index runs in one index thread instead of on the caller's thread (default false). A server
+   * sets it: its event loop then only reads, and answers while another repository indexes.
+   */
+  indexThread?: boolean;
+  /**
+   * How long idle parse threads and the index thread stay up (default 0: let go after each run,
+   * as a one-shot command wants). Models keep their own `CTXSMITH_KEEP_ALIVE`.
+   */
+  keepAlive?: KeepAlive;
+}
+
+/**
+ * What one process shares between the repositories it holds: the token counters, the embedders and
+ * re-rankers with their keep-alive, the parse threads, and the index thread. Made once per process
+ * and injected into every Engine; ten repositories in one server hold one model and one set of
+ * worker threads. Nothing here belongs to a repository.
+ */
+export class Runtime {
+  /** The parse pools of inline index runs (the index thread keeps its own). */
+  readonly parsePools: ParsePools;
+  /** Where index runs go when the runtime runs them off the caller's thread; null: inline. */
+  readonly indexThread: IndexThread | null;
+  readonly #counters = new Map<string, TokenWorker>();
+  readonly #embedders = new Map<string, Embedder | null>();
+  readonly #rerankers = new Map<string, Reranker>();
+  readonly #downloads = new Set<(progress: DownloadProgress) => void>();
+
+  constructor(options: RuntimeOptions = {}) {
+    const keepAlive = options.keepAlive ?? 0;
+    this.parsePools = new ParsePools(keepAlive);
+    this.indexThread = options.indexThread ? new IndexThread(keepAlive) : null;
+  }
+
+  /** The token counter of `encoding`, shared (its encoder loads once, in its own thread). */
+  tokenCounter(encoding: string): AsyncTokenCounter {
+    let counter = this.#counters.get(encoding);
+    if (!counter) this.#counters.set(encoding, (counter = new TokenWorker(encoding)));
+    return counter;
+  }
+
+  /**
+   * The embedder of `settings` (null when semantic search is off), one per distinct settings:
+   * repositories with the same model share it, and with it the model's residency.
+   */
+  embedder(settings: EmbeddingSettings, threads: number): Embedder | null {
+    const key = `${threads}:${JSON.stringify(settings)}`;
+    if (!this.#embedders.has(key)) {
+      this.#embedders.set(key, createEmbedder(settings, { threads, onDownload: (p) => this.#downloads.forEach((listener) => listener(p)) }));
+    }
+    return this.#embedders.get(key)!;
+  }
+
+  /** The cross-encoder of `settings`, one per distinct settings. */
+  reranker(settings: EmbeddingSettings): Reranker {
+    const key = JSON.stringify(settings);
+    let reranker = this.#rerankers.get(key);
+    if (!reranker) this.#rerankers.set(key, (reranker = createReranker(settings, { threads: 1 })));
+    return reranker;
+  }
+
+  /** Follows model downloads (of any embedder of this runtime) until the returned function is called. */
+  onDownload(listener: (progress: DownloadProgress) => void): () => void {
+    this.#downloads.add(listener);
+    return () => this.#downloads.delete(listener);
+  }
+
+  /** Releases every thread and model. Call it when no engine uses the runtime any more. */
+  async close(): Promise<void> {
+    const counters = [...this.#counters.values()];
+    const embedders = [...this.#embedders.values()];
+    const rerankers = [...this.#rerankers.values()];
+    this.#counters.clear();
+    this.#embedders.clear();
+    this.#rerankers.clear();
+    await Promise.all([
+      ...counters.map((c) => c.close()),
+      ...embedders.map((e) => e?.close()),
+      ...rerankers.map((r) => r.close()),
+      this.indexThread?.close(),
+      this.parsePools.close(),
+    ]);
+  }
+}
