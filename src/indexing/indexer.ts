@@ -78,7 +78,7 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
     history.catch(() => undefined); // observed below; never an unhandled rejection meanwhile
 
     // When this run will likely rewrite the lexical snapshot, build it as batches commit.
-    const builder = snapshotIsDue(store, plan.read.length + plan.remove.length) ? new LexicalBuilder() : null;
+    let builder = snapshotIsDue(store, plan.read.length + plan.remove.length) ? new LexicalBuilder() : null;
     const counts = await time("parse", () => parseAndCommit(config, store!, pools, plan, builder, emit, options.signal));
     let git: GitResult | null = null;
     try {
@@ -91,16 +91,19 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
       emit({ stage: "git", commits: git.commitsRead });
     }
 
+    // Also repairs a snapshot that a killed run left behind its journal.
+    if (snapshotIsDue(store)) {
+      emit({ stage: "lexical", message: "writing the lexical index" });
+      await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
+    }
+    // Before the graph stage: the builder's postings and FlexSearch document are the largest thing
+    // this thread holds, and resolution needs its own room.
+    builder = null;
     // Resolves calls and imports of what changed; also finishes what a killed run left in the graph journal.
     let graphResolved = 0;
     if (store.graphJournal.getKeysCount({ limit: 1 }) > 0) {
       emit({ stage: "graph", message: "resolving calls and imports" });
       graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
-    }
-    // Also repairs a snapshot that a killed run left behind its journal.
-    if (snapshotIsDue(store)) {
-      emit({ stage: "lexical", message: "writing the lexical index" });
-      await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
     }
     // Last: the slowest stage, and everything else is already committed and queryable meanwhile.
     const semantic = await time("embed", () => embedStage(config, store!, embedder, emit, options.signal));
