@@ -47,13 +47,6 @@ export class ParsePools {
     return pool.use(work);
   }
 
-  /** Parse threads up now, over all pools. */
-  get threads(): number {
-    let n = 0;
-    for (const [threads, pool] of this.#pools) if (pool.loaded) n += threads;
-    return n;
-  }
-
   /** Destroys every pool (call it when no run is in flight). */
   async close(): Promise<void> {
     const pools = [...this.#pools.values()];
