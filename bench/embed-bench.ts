@@ -66,7 +66,7 @@ async function repoSummaries(): Promise<Summary[]> {
     const all: Summary[] = [];
     for (const file of store.allFiles()) {
       if (file.skipped || file.language === null || isTestPath(file.path)) continue;
-      all.push(...symbolSummaries(file.path, store.symbols.get(file.path) ?? []));
+      all.push(...symbolSummaries(file.path, store.parse.symbols(file.path) ?? []));
     }
     return all;
   } finally {
@@ -189,7 +189,8 @@ async function main(): Promise<void> {
     say(`- no change: embed stage ${ms(noChange.timings.embed ?? 0)}, whole run ${ms(noChange.timings.total ?? 0)}`);
 
     // A one-file edit: one function's doc sentence changes.
-    const target = [...store.embedded.getKeys()].find((p) => p.endsWith(".py") && (store.embedded.get(p)?.labels.length ?? 0) >= 5) ?? [...store.embedded.getKeys()][0]!;
+    const embedded = [...store.vectors.all()];
+    const target = (embedded.find(([p, v]) => p.endsWith(".py") && v.labels.length >= 5) ?? embedded[0]!)[0];
     const abs = join(repo, target);
     const original = readFileSync(abs, "utf8");
     try {

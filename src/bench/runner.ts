@@ -167,7 +167,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
       if (i === 0) outcome.ms = Math.round(rankMs + performance.now() - p0);
       const score = scoreContext(context.spans, scored);
       outcome.budgets[String(budget)] = { file: score.file, lines: score.lines, tokens: context.tokens, overBudget: context.tokens > budget };
-      if (strategy.name === "default") missed.push(...explainLines(score.missedLines, budget, outcome.ranks, (path) => store.symbols.get(path) ?? []));
+      if (strategy.name === "default") missed.push(...explainLines(score.missedLines, budget, outcome.ranks, (path) => store.parse.symbols(path) ?? []));
     }
     if (strategy.name === "default") defaultRanking = ranked;
     strategies[strategy.name] = outcome;

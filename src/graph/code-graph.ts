@@ -44,7 +44,7 @@ export class CodeGraph {
   #load(): void {
     if (this.#loaded) return;
     this.#loaded = true;
-    for (const { key: path, value } of this.#store.graph.getRange()) {
+    for (const [path, value] of this.#store.graph.files()) {
       this.#graphs.set(path, value);
       const source = this.#pathId(path);
       const fileIds = value.files.map((f) => this.#pathId(f));
@@ -249,7 +249,7 @@ export class CodeGraph {
     });
     const bySites = (m: Map<string, number>): Array<{ path: string; sites: number }> =>
       [...m].map(([p, sites]) => ({ path: p, sites })).sort((a, b) => b.sites - a.sites || a.path.localeCompare(b.path));
-    const cochange = Object.entries(this.#store.history.get(path)?.cochange ?? {})
+    const cochange = Object.entries(this.#store.history.of(path)?.cochange ?? {})
       .map(([p, commits]) => ({ path: p, commits }))
       .sort((a, b) => b.commits - a.commits || a.path.localeCompare(b.path));
     return {

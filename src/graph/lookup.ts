@@ -1,7 +1,7 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { SymbolInfo } from "../core/types.js";
 import { PathIndex } from "../store/path-index.js";
-import { pairedWith, type IndexStore } from "../store/store.js";
+import type { IndexStore } from "../store/store.js";
 import type { SymbolRef } from "../store/types.js";
 import type { SymbolLocation, SymbolLookup } from "./types.js";
 
@@ -67,10 +67,7 @@ export class SymbolFinder {
     const simple = query.split(/::|[.:]/).pop()!.toLowerCase();
     if (simple === "") return [];
     const scored: Array<{ name: string; score: number }> = [];
-    let last = "";
-    for (const [name] of this.#store.defs.getKeys()) {
-      if (name === last) continue;
-      last = name;
+    for (const name of this.#store.graph.definedNames()) {
       const lower = name.toLowerCase();
       let score: number;
       if (lower === simple) score = 0;
@@ -84,13 +81,13 @@ export class SymbolFinder {
 
   /** Files defining `name`, in path order. */
   definers(name: string): string[] {
-    return pairedWith(this.#store.defs, name);
+    return this.#store.graph.definersOf(name);
   }
 
   symbols(path: string): SymbolInfo[] {
     let symbols = this.#symbols?.get(path);
     if (!symbols) {
-      symbols = this.#store.symbols.get(path) ?? [];
+      symbols = this.#store.parse.symbols(path) ?? [];
       this.#symbols?.set(path, symbols);
     }
     return symbols;

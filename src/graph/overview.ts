@@ -22,14 +22,14 @@ export function overview(store: IndexStore, root: string, resolvedCalls: number,
     lines += file.lines;
     languages.set(key, entry);
   }
-  const pagerank = store.graphMeta.get("pagerank") ?? {};
+  const pagerank = store.graph.pageRank() ?? {};
   const central = Object.entries(pagerank)
     .filter(([path]) => store.file(path) !== undefined)
     .map(([path, score]) => ({ path, score: Number(score.toPrecision(4)) }))
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
     .slice(0, top);
   const hot: Array<{ path: string; commits: number }> = [];
-  for (const { key, value } of store.history.getRange()) hot.push({ path: key, commits: value.churn });
+  for (const [path, history] of store.history.all()) hot.push({ path, commits: history.churn });
   hot.sort((a, b) => b.commits - a.commits || a.path.localeCompare(b.path));
   return {
     root,

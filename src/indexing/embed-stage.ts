@@ -57,7 +57,7 @@ export async function updateEmbeddings(
   let semantic = store.meta().semantic;
   if (!semantic || semantic.provenance.key !== provenance.key) semantic = await resetVectors(store, provenance);
   const startVersion = semantic!.version;
-  const pending = [...store.embedJournal.getKeys()];
+  const pending = store.vectors.pending();
   const update: EmbedUpdate = { provenance, files: 0, embedded: 0, cached: 0, vectors: semantic!.vectors };
   const added: number[] = [];
   const removed: number[] = [];
@@ -108,9 +108,7 @@ async function resetVectors(store: IndexStore, provenance: Provenance): Promise<
   const old = store.meta().semantic;
   const fresh: SemanticMeta = { provenance, complete: false, vectors: 0, nextLabel: old?.nextLabel ?? 0, version: (old?.version ?? 0) + 1, hnsw: null };
   await store.transaction(() => {
-    for (const label of store.labels.getKeys()) void store.labels.remove(label);
-    for (const path of store.embedded.getKeys()) void store.embedded.remove(path);
-    for (const path of store.allPaths()) void store.embedJournal.put(path, true);
+    store.vectors.reset(store.allPaths());
     store.updateMeta((m) => {
       m.semantic = fresh;
       m.versions.vectors++;
@@ -123,8 +121,8 @@ async function resetVectors(store: IndexStore, provenance: Provenance): Promise<
 /** The summaries a journalled file should have vectors for now, and what it has. */
 function planFile(store: IndexStore, path: string): FilePlan {
   const record = store.file(path);
-  const symbols = record && !record.skipped && record.language !== null && !isTestPath(path) ? store.symbols.get(path) : undefined;
-  return { path, summaries: symbols ? symbolSummaries(path, symbols) : [], old: store.embedded.get(path) };
+  const symbols = record && !record.skipped && record.language !== null && !isTestPath(path) ? store.parse.symbols(path) : undefined;
+  return { path, summaries: symbols ? symbolSummaries(path, symbols) : [], old: store.vectors.of(path) };
 }
 
 async function commitChunk(
@@ -168,12 +166,16 @@ async function commitChunk(
       for (const plan of chunk) {
         const old = plan.old;
         const hashes = plan.summaries.map((s) => s.hash);
-        void store.embedJournal.remove(plan.path);
         // A body edit leaves the summaries as they were: nothing to write (unchanged keys are not re-put).
-        if (old && hashes.length === old.hashes.length && hashes.every((h, i) => h === old.hashes[i])) continue;
+        if (old && hashes.length === old.hashes.length && hashes.every((h, i) => h === old.hashes[i])) {
+          store.vectors.putFile(plan.path, null);
+          continue;
+        }
         const oldAt = new Map(old?.hashes.map((h, i) => [h, i]));
         const labels: number[] = [];
         const kept: Float32Array[] = [];
+        const fileAdded: Array<[number, string]> = [];
+        const fileRemoved: number[] = [];
         for (const s of plan.summaries) {
           const at = oldAt.get(s.hash);
           if (at !== undefined && old) {
@@ -182,18 +184,19 @@ async function commitChunk(
             oldAt.delete(s.hash);
           } else {
             const label = semantic.nextLabel++;
-            void store.labels.put(label, [plan.path, s.name]);
+            fileAdded.push([label, s.name]);
             labels.push(label);
             kept.push(vectors.get(s.hash)!);
             added.push(label);
           }
         }
-        for (const at of oldAt.values()) {
-          void store.labels.remove(old!.labels[at]!);
-          removed.push(old!.labels[at]!);
-        }
-        if (labels.length > 0) void store.embedded.put(plan.path, { hashes, labels, names: plan.summaries.map((s) => s.name), vectors: encodeVectors(kept) });
-        else if (old) void store.embedded.remove(plan.path);
+        for (const at of oldAt.values()) fileRemoved.push(old!.labels[at]!);
+        removed.push(...fileRemoved);
+        store.vectors.putFile(plan.path, {
+          vectors: labels.length > 0 ? { hashes, labels, names: plan.summaries.map((s) => s.name), vectors: encodeVectors(kept) } : null,
+          added: fileAdded,
+          removed: fileRemoved,
+        });
       }
       semantic.vectors += added.length - removed.length;
       if (added.length + removed.length > 0) {

@@ -7,8 +7,9 @@ import { encodeGraph } from "../graph/codec.js";
 import { dirOf, fileModuleKeys, ModuleResolver, PACKAGE_KEY } from "../graph/modules.js";
 import { pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
-import type { FileGraph } from "../store/types.js";
-import { pairedWith, type IndexStore } from "../store/store.js";
+import type { IndexStore } from "../store/store.js";
+import type { FileGraphWrite } from "../store/tables/graph.js";
+import type { DefinedShape, FileGraph } from "../store/types.js";
 
 /**
  * Files resolved per transaction: bounded memory and write-transaction size on any repository,
@@ -42,15 +43,15 @@ export interface GraphUpdate {
  * `onResolved` hears after each chunk is resolved (files done, files to resolve).
  */
 export async function updateGraph(store: IndexStore, root: string, onResolved: (done: number, total: number) => void = () => undefined): Promise<GraphUpdate> {
-  const journal = [...store.graphJournal.getRange()];
+  const journal = store.graph.journal();
   if (journal.length === 0) return { changed: 0, resolved: 0 };
   // A first build has nothing to re-resolve and no old entries to replace: it skips those reads.
-  const cold = store.graph.getKeysCount({ limit: 1 }) === 0 && store.defined.getKeysCount({ limit: 1 }) === 0;
-  const changed = journal.filter((e) => e.value === "changed").map((e) => e.key);
+  const cold = store.graph.isEmpty();
+  const changed = journal.filter((e) => e.state === "changed").map((e) => e.path);
   if (changed.length > 0) await expand(store, changed, cold);
 
   const modules = new ModuleResolver(store.allPaths(), workspacePackages(store, root));
-  const pending = [...store.graphJournal.getKeys()];
+  const pending = store.graph.pending();
   let resolver!: Resolver;
   let resolved = 0;
   let linksChanged = false;
@@ -69,22 +70,16 @@ export async function updateGraph(store: IndexStore, root: string, onResolved: (
     committing = store.transaction(() => {
       for (const { path, resolved: r } of results) {
         // Text files are in the journal too, but never in the graph.
-        if (languageOf(path) === null) void store.graphJournal.remove(path);
-        else if (writeFileGraph(store, path, r?.graph ?? null, cold)) linksChanged = true;
-        if (cold && r) void store.defined.put(path, r.defined);
+        if (languageOf(path) === null) store.graph.settle(path);
+        else if (store.graph.putFile(path, r && graphWrite(path, r.graph), cold)) linksChanged = true;
+        if (cold && r) store.graph.setDefined(path, r.defined, { cold });
       }
     });
   }
   await committing;
-  await store.transaction(() => {
-    // PageRank only moves when the file graph does (a body edit usually leaves it as it was).
-    if (linksChanged || store.graphMeta.get("pagerank") === undefined) {
-      void store.graphMeta.put("pagerank", Object.fromEntries(pageRank(new Map(store.links.getRange().map(({ key, value }) => [key, value])))));
-    }
-    store.updateMeta((meta) => {
-      meta.versions.graph++;
-    });
-  });
+  // PageRank only moves when the file graph does (a body edit usually leaves it as it was).
+  const ranks = linksChanged || store.graph.pageRank() === undefined ? Object.fromEntries(pageRank(new Map(store.graph.allLinks()))) : null;
+  await store.transaction(() => store.graph.finish(ranks));
   return { changed: changed.length, resolved };
 }
 
@@ -92,7 +87,7 @@ export async function updateGraph(store: IndexStore, root: string, onResolved: (
 async function expand(store: IndexStore, changed: string[], cold: boolean): Promise<void> {
   const toResolve = new Set<string>(changed);
   const names = new Set<string>();
-  const defined = new Map<string, { names: string[]; shape: string } | null>();
+  const defined = new Map<string, DefinedShape | null>();
   const coldDefs: Array<[name: string, path: string]> = [];
   for (const path of changed) {
     // A workspace package.json may name a package (differently): bare imports may resolve anew.
@@ -100,15 +95,15 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
     if (languageOf(path) === null) continue;
     const exists = store.file(path) !== undefined;
-    const symbols = exists ? store.symbols.get(path) ?? [] : [];
+    const symbols = exists ? store.parse.symbols(path) ?? [] : [];
     if (cold) {
       // Only the definitions index now; each file's `defined` record is written with its graph
       // (step 2 reads its parse anyway).
       for (const name of definedNames(symbols)) coldDefs.push([name, path]);
       continue;
     }
-    const before = store.defined.get(path);
-    const now = exists ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parsed.get(path)?.imports ?? []) } : null;
+    const before = store.graph.defined(path);
+    const now = exists ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parse.parsed(path)?.imports ?? []) } : null;
     defined.set(path, now);
     // An edit inside bodies (the common case) leaves what others read of the file as it was.
     if (before && now && before.shape === now.shape) continue;
@@ -117,26 +112,18 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     for (const n of was) if (!is.has(n)) names.add(n);
     for (const n of is) if (!was.has(n)) names.add(n);
     // A file that appears or disappears changes what imports resolve to.
-    const appeared = !before && store.graph.get(path) === undefined && exists;
+    const appeared = !before && store.graph.file(path) === undefined && exists;
     if (appeared || !exists) for (const key of fileModuleKeys(path)) names.add(key);
-    for (const dependent of pairedWith(store.dependents, path)) toResolve.add(dependent);
+    for (const dependent of store.graph.dependentsOf(path)) toResolve.add(dependent);
   }
   if (cold) {
-    await store.transaction(() => {
-      for (const key of coldDefs) void store.defs.put(key, true);
-    });
+    await store.transaction(() => store.graph.addDefinitions(coldDefs));
     return;
   }
-  for (const name of names) for (const file of pairedWith(store.refs, name)) toResolve.add(file);
+  for (const name of names) for (const file of store.graph.referrersOf(name)) toResolve.add(file);
   await store.transaction(() => {
-    for (const [path, now] of defined) {
-      const stored = store.defined.get(path);
-      replaceKeys(stored?.names ?? [], now?.names ?? [], (n) => store.defs.remove([n, path]), (n) => store.defs.put([n, path], true));
-      if (!now) {
-        if (stored) void store.defined.remove(path);
-      } else if (stored?.shape !== now.shape || stored.names.join("\u0000") !== now.names.join("\u0000")) void store.defined.put(path, now);
-    }
-    for (const path of toResolve) if (languageOf(path) !== null && store.graphJournal.get(path) !== "resolve") void store.graphJournal.put(path, "resolve");
+    for (const [path, now] of defined) store.graph.setDefined(path, now);
+    for (const path of toResolve) if (languageOf(path) !== null) store.graph.markResolve(path);
   });
 }
 
@@ -181,9 +168,9 @@ function depth(dir: string): number {
 }
 
 /** The graph of a stored file and what others read of it, or null when it is gone or has no parse. */
-function resolveStored(store: IndexStore, resolver: Resolver, path: string): { graph: FileGraph; defined: { names: string[]; shape: string } } | null {
+function resolveStored(store: IndexStore, resolver: Resolver, path: string): { graph: FileGraph; defined: DefinedShape } | null {
   const language = languageOf(path);
-  const parsed = language ? store.parsed.get(path) : undefined;
+  const parsed = language ? store.parse.parsed(path) : undefined;
   if (!language || !parsed || !store.file(path)) return null;
   return {
     graph: resolver.resolveFile(path, language, parsed),
@@ -191,22 +178,8 @@ function resolveStored(store: IndexStore, resolver: Resolver, path: string): { g
   };
 }
 
-/**
- * Replaces a file's graph and its reverse entries; call inside a transaction. Only what changed is
- * written: an edit inside one body rewrites one record, not every key the file registered (fewer
- * freed pages per commit; see native-notes/lmdb.md). True when its links changed.
- */
-function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null, cold: boolean): boolean {
-  const old = cold ? undefined : store.graph.get(path);
-  const oldLinks = cold ? undefined : store.links.get(path);
-  void store.graphJournal.remove(path);
-  replaceKeys(old?.deps ?? [], graph?.deps ?? [], (dep) => store.dependents.remove([dep, path]), (dep) => store.dependents.put([dep, path], true));
-  replaceKeys(old?.refs ?? [], graph?.refs ?? [], (name) => store.refs.remove([name, path]), (name) => store.refs.put([name, path], true));
-  if (!graph) {
-    if (old) void store.graph.remove(path);
-    if (oldLinks) void store.links.remove(path);
-    return oldLinks !== undefined;
-  }
+/** A file's graph as stored, with its links weighted for PageRank. */
+function graphWrite(path: string, graph: FileGraph): FileGraphWrite {
   const weights = new Map<string, number>();
   for (const call of graph.calls) {
     for (const [t] of call.targets) {
@@ -215,20 +188,8 @@ function writeFileGraph(store: IndexStore, path: string, graph: FileGraph | null
     }
   }
   for (const imp of graph.imports) for (const t of imp.targets) weights.set(t, (weights.get(t) ?? 0) + 1);
-  void store.graph.put(path, encodeGraph(graph));
   const to = [...weights.keys()].sort();
-  const links = { to, weight: to.map((t) => weights.get(t)!) };
-  if (JSON.stringify(oldLinks) === JSON.stringify(links)) return false;
-  void store.links.put(path, links);
-  return true;
-}
-
-/** Removes the keys only in `before` and adds those only in `after`. */
-function replaceKeys(before: readonly string[], after: readonly string[], remove: (key: string) => unknown, add: (key: string) => unknown): void {
-  const was = new Set(before);
-  const is = new Set(after);
-  for (const key of was) if (!is.has(key)) void remove(key);
-  for (const key of is) if (!was.has(key)) void add(key);
+  return { graph: encodeGraph(graph), links: { to, weight: to.map((t) => weights.get(t)!) } };
 }
 
 /** Resolution's view of the store, with per-chunk caches. */
@@ -241,12 +202,12 @@ function storeSource(store: IndexStore, modules: ModuleResolver): ResolveSource 
     modules,
     symbols(path) {
       let s = symbols.get(path);
-      if (!s) symbols.set(path, (s = store.symbols.get(path) ?? []));
+      if (!s) symbols.set(path, (s = store.parse.symbols(path) ?? []));
       return s;
     },
     imports(path) {
       let s = imports.get(path);
-      if (!s) imports.set(path, (s = store.parsed.get(path)?.imports ?? []));
+      if (!s) imports.set(path, (s = store.parse.parsed(path)?.imports ?? []));
       return s;
     },
     language(path) {
@@ -256,7 +217,7 @@ function storeSource(store: IndexStore, modules: ModuleResolver): ResolveSource 
     },
     definers(name) {
       let d = definers.get(name);
-      if (!d) definers.set(name, (d = pairedWith(store.defs, name)));
+      if (!d) definers.set(name, (d = store.graph.definersOf(name)));
       return d;
     },
   };

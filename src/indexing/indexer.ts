@@ -101,7 +101,7 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
     builder = null;
     // Resolves calls and imports of what changed; also finishes what a killed run left in the graph journal.
     let graphResolved = 0;
-    if (store.graphJournal.getKeysCount({ limit: 1 }) > 0) {
+    if (store.graph.hasPending()) {
       emit({ stage: "graph", message: "resolving calls and imports" });
       graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
     }

@@ -18,7 +18,7 @@ export class Notebook {
     const finder = store ? new SymbolFinder(store) : null;
     this.#env = {
       fileHash: (path) => store?.file(path)?.hash ?? null,
-      symbols: (path) => store?.symbols.get(path) ?? [],
+      symbols: (path) => store?.parse.symbols(path) ?? [],
       definers: (name) => finder?.definers(name) ?? [],
       lines: (path) => {
         try {

@@ -163,7 +163,7 @@ export class Searcher {
     if (this.#links) return this.#links;
     const from = new Map<string, Map<string, number>>();
     const to = new Map<string, Map<string, number>>();
-    for (const { key, value } of this.#store.links.getRange()) {
+    for (const [key, value] of this.#store.graph.allLinks()) {
       const out = new Map<string, number>();
       value.to.forEach((target, i) => {
         const weight = value.weight[i] ?? 0;
@@ -202,11 +202,11 @@ export class Searcher {
   }
 
   #symbolsOf(path: string): SymbolInfo[] | undefined {
-    return bounded(this.#symbols, path, () => this.#store.symbols.get(path));
+    return bounded(this.#symbols, path, () => this.#store.parse.symbols(path));
   }
 
   #parse(path: string): ParsedFile | undefined {
-    return bounded(this.#parsed, path, () => this.#store.parsed.get(path));
+    return bounded(this.#parsed, path, () => this.#store.parse.parsed(path));
   }
 
   /** A file's text as indexed, memoised (a warm process packs the same files for many tasks). */

@@ -2,6 +2,7 @@ import { termStats } from "../core/tokenize.js";
 import type { FileHistory } from "../core/types.js";
 import { Bm25Builder, Bm25Snapshot, type Bm25Stats } from "./lexical.js";
 import type { IndexStore } from "./store.js";
+import type { HistoryIndexData } from "./tables/history.js";
 
 /**
  * The history index: BM25 over each file's commit messages ("files changed for similar work
@@ -12,14 +13,6 @@ import type { IndexStore } from "./store.js";
  * never disagrees with them.
  */
 
-const BM25_KEY = "history:bm25";
-const PATHS_KEY = "history:paths";
-
-/** The encoded index, ready to be put into the store. */
-export interface HistoryIndexData {
-  bm25: Buffer;
-  paths: Buffer;
-}
 
 /** A loaded history index. */
 export interface HistoryIndex {
@@ -60,15 +53,9 @@ export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, messag
   return { bm25: builder.serialize(), paths: Buffer.from(paths.join("\n"), "utf8") };
 }
 
-/** Puts the index into the store; call inside the transaction that writes the history. */
-export function putHistoryIndex(store: IndexStore, data: HistoryIndexData): void {
-  void store.lexical.put(BM25_KEY, data.bm25);
-  void store.lexical.put(PATHS_KEY, data.paths);
-}
-
 /** Loads the history index; empty when there is no history (no git, or not indexed yet). */
 export function loadHistoryIndex(store: IndexStore): HistoryIndex {
-  const bytes = store.lexical.get(PATHS_KEY);
-  const paths = bytes && bytes.length > 0 ? bytes.toString("utf8").split("\n") : [];
-  return { bm25: Bm25Snapshot.parse(store.lexical.get(BM25_KEY)), pathOf: (id) => paths[id] };
+  const data = store.history.index();
+  const paths = data.paths && data.paths.length > 0 ? data.paths.toString("utf8").split("\n") : [];
+  return { bm25: Bm25Snapshot.parse(data.bm25), pathOf: (id) => paths[id] };
 }

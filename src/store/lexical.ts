@@ -3,6 +3,7 @@ import type { Document } from "flexsearch";
 import { termStats, tokenize } from "../core/tokenize.js";
 import type { ParsedFile, TermStats } from "../core/types.js";
 import type { IndexStore } from "./store.js";
+import type { Bm25Part } from "./tables/lexical.js";
 import type { LexicalInput, StoredFile } from "./types.js";
 
 /**
@@ -17,14 +18,6 @@ import type { LexicalInput, StoredFile } from "./types.js";
  * crash can never make it disagree with the committed files.
  */
 
-const FLEX_PREFIX = "flex:";
-const BM25_KEY = "bm25";
-/** BM25 over each file's symbol text (names, qualified names, signatures, docs). */
-const SYMBOLS_BM25_KEY = "bm25:symbols";
-/** Postings of exact definition names (case kept): which files define `RetryPolicy`. */
-const NAMES_KEY = "bm25:names";
-/** Keys of the lexical snapshot; the table also holds the history index, written by the git stage. */
-const isSnapshotKey = (key: string): boolean => key.startsWith(FLEX_PREFIX) || key === BM25_KEY || key === SYMBOLS_BM25_KEY || key === NAMES_KEY;
 /** Rewrite the snapshot when the journal holds more than this share of the files... */
 const REBUILD_SHARE = 0.1;
 /** ...or more than this many paths. */
@@ -66,6 +59,11 @@ export function symbolsText(parsed: ParsedFile | null | undefined): string {
 }
 
 /** A file's lexical input: in the parse worker, or from the stored tables. */
+/** A stored file's lexical input. */
+function storedInput(store: IndexStore, path: string): LexicalInput {
+  return lexicalInput(store.parse.parsed(path), store.parse.terms(path));
+}
+
 export function lexicalInput(parsed: ParsedFile | null | undefined, terms: TermStats | undefined): LexicalInput {
   const tf = terms?.tf ?? {};
   const list = Object.keys(tf);
@@ -115,7 +113,7 @@ export interface LexicalIndex {
 export function snapshotIsDue(store: IndexStore, pendingChanges = 0): boolean {
   const meta = store.meta();
   if (meta.lexicalFiles === null) return true;
-  const pending = store.journal.getKeysCount() + pendingChanges;
+  const pending = store.lexical.pendingCount() + pendingChanges;
   return pending > Math.min(REBUILD_MAX, Math.max(50, meta.totals.files * REBUILD_SHARE));
 }
 
@@ -143,28 +141,18 @@ export class LexicalBuilder {
   /** Completes the snapshot from the store and writes it, clearing the journal, in one transaction. */
   async write(store: IndexStore): Promise<void> {
     for (const file of store.allFiles()) {
-      if (!file.skipped && !this.#seen.has(file.path)) this.add(file, lexicalInput(store.parsed.get(file.path), store.terms.get(file.path)));
+      if (!file.skipped && !this.#seen.has(file.path)) this.add(file, storedInput(store, file.path));
     }
     const chunks: Array<[string, string]> = [];
     await this.#doc.export((key, data) => {
       chunks.push([key, data]);
     });
-    const bm25Bytes = this.#bm25.serialize();
-    const symbolsBytes = this.#symbols.serialize();
-    const namesBytes = this.#names.serialize();
-    const files = this.#seen.size;
-    await store.transaction(() => {
-      for (const key of store.lexical.getKeys()) if (isSnapshotKey(key)) void store.lexical.remove(key);
-      for (const [key, data] of chunks) void store.lexical.put(FLEX_PREFIX + key, Buffer.from(data ?? "", "utf8"));
-      void store.lexical.put(BM25_KEY, bm25Bytes);
-      void store.lexical.put(SYMBOLS_BM25_KEY, symbolsBytes);
-      void store.lexical.put(NAMES_KEY, namesBytes);
-      for (const key of store.journal.getKeys()) void store.journal.remove(key);
-      store.updateMeta((meta) => {
-        meta.lexicalFiles = files;
-        meta.versions.lexical++;
-      });
-    });
+    const snapshot = {
+      flex: chunks,
+      bm25: { body: this.#bm25.serialize(), symbols: this.#symbols.serialize(), names: this.#names.serialize() },
+      files: this.#seen.size,
+    };
+    await store.transaction(() => store.lexical.writeSnapshot(snapshot));
   }
 }
 
@@ -176,20 +164,19 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   // The journal: files changed since the snapshot. The snapshot may hold an older version of each
   // under the same id; that version is masked and the current one laid over it.
   const changed: Array<{ file: StoredFile; input: LexicalInput | null }> = [];
-  for (const path of store.journal.getKeys()) {
+  for (const path of store.lexical.pending()) {
     const file = store.file(path);
-    if (file) changed.push({ file, input: file.skipped ? null : lexicalInput(store.parsed.get(path), store.terms.get(path)) });
+    if (file) changed.push({ file, input: file.skipped ? null : storedInput(store, path) });
   }
   // Ids of removed files are absent from the id map, so they are never reported.
-  const paths = new Map<number, string>();
-  for (const { key, value } of store.paths.getRange()) paths.set(key, value);
+  const paths = store.lexical.ids();
 
   let bm25: Bm25Stats | undefined;
   let symbols: Bm25Stats | undefined;
   let names: Bm25Stats | undefined;
   let doc: Document<LexicalDoc> | undefined;
-  const loadBm25 = (key: string, add: (overlay: Bm25Builder, id: number, input: LexicalInput) => void): Bm25Stats => {
-    const base = Bm25Snapshot.parse(store.lexical.get(key));
+  const loadBm25 = (part: Bm25Part, add: (overlay: Bm25Builder, id: number, input: LexicalInput) => void): Bm25Stats => {
+    const base = Bm25Snapshot.parse(store.lexical.bm25(part));
     const overlay = new Bm25Builder();
     const stale = new Set<number>();
     for (const { file, input } of changed) {
@@ -201,9 +188,7 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   };
   const loadDocument = (): Document<LexicalDoc> => {
     const d = newDocument();
-    for (const { key, value } of store.lexical.getRange({ start: FLEX_PREFIX, end: `${FLEX_PREFIX}\uffff` })) {
-      d.import(key.slice(FLEX_PREFIX.length), value.toString("utf8"));
-    }
+    for (const [key, data] of store.lexical.flexChunks()) d.import(key, data);
     for (const { file, input } of changed) {
       d.remove(file.id);
       if (input) d.add(lexicalDoc(file, input));
@@ -212,13 +197,13 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   };
   return {
     get bm25() {
-      return (bm25 ??= loadBm25(BM25_KEY, (overlay, id, input) => overlay.add(id, input)));
+      return (bm25 ??= loadBm25("body", (overlay, id, input) => overlay.add(id, input)));
     },
     get symbols() {
-      return (symbols ??= loadBm25(SYMBOLS_BM25_KEY, (overlay, id, input) => overlay.addText(id, input.symbols)));
+      return (symbols ??= loadBm25("symbols", (overlay, id, input) => overlay.addText(id, input.symbols)));
     },
     get names() {
-      return (names ??= loadBm25(NAMES_KEY, (overlay, id, input) => overlay.addTerms(id, input.names)));
+      return (names ??= loadBm25("names", (overlay, id, input) => overlay.addTerms(id, input.names)));
     },
     pathOf: (id) => paths.get(id),
     files: paths,

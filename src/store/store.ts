@@ -1,10 +1,15 @@
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { asBinary, open, type Database, type RootDatabase } from "lmdb";
+import { open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
-import type { CommitInfo, FileHistory, ParsedFile, SymbolInfo, TermStats } from "../core/types.js";
 import { checkDataFile } from "./preflight.js";
-import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type FileVectors, type StoredFile, type StoredFileGraph, type Totals } from "./types.js";
+import { GraphTables } from "./tables/graph.js";
+import { HistoryTables } from "./tables/history.js";
+import { LexicalTables } from "./tables/lexical.js";
+import { ParseTables } from "./tables/parse.js";
+import { writeScope, type WriteScope } from "./tables/scope.js";
+import { VectorTables } from "./tables/vectors.js";
+import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
 const META_KEY = "meta";
@@ -18,12 +23,17 @@ export interface OpenedForWrite {
 }
 
 /**
- * The LMDB store under `<indexDir>`: one environment, one named database per table.
+ * The LMDB store under `<indexDir>`: one environment. The store itself keeps opening, closing,
+ * the schema and the rebuild policy, the file records and the meta entry; each part's tables
+ * (parse, lexical, history, graph, vectors) are a group of their own in `tables/`, behind typed
+ * methods.
  *
- * Crash safety comes from LMDB itself (copy-on-write pages, atomic commits) plus one rule kept by
- * the indexer: a file's record is written in the same transaction as everything derived from it,
- * so a file is "indexed" exactly when its record is committed. Readers see the last committed
- * snapshot while a writer works (MVCC), across threads and processes.
+ * Crash safety comes from LMDB itself (copy-on-write pages, atomic commits) plus one rule that the
+ * API keeps: a file's record is committed with the journal entries of every part derived from it
+ * ({@link IndexStore.writeBatch}), and a part's write methods settle its journal entries with its
+ * data and throw outside {@link IndexStore.transaction}. A file is "indexed" exactly when its
+ * record is committed. Readers see the last committed snapshot while a writer works (MVCC),
+ * across threads and processes.
  */
 export class IndexStore {
   readonly #env: RootDatabase;
@@ -34,47 +44,16 @@ export class IndexStore {
    * them on every run, and small arrays decode three times faster than the full records.
    */
   readonly #stats: Database<[number, number, string], string>;
-  readonly parsed: Database<ParsedFile, string>;
-  /** The symbols of `parsed` alone, for queries: decoding them is ten times cheaper than the whole parse. */
-  readonly symbols: Database<SymbolInfo[], string>;
-  readonly terms: Database<TermStats, string>;
-  /** id -> path, for the lexical index's numeric ids. */
-  readonly paths: Database<string, number>;
-  /** Paths changed since the lexical snapshot was written. */
-  readonly journal: Database<true, string>;
-  /** FlexSearch export chunks and the BM25 snapshot. */
-  readonly lexical: Database<Buffer, string>;
-  readonly history: Database<FileHistory, string>;
-  readonly commits: Database<CommitInfo, string>;
-  // The code graph (written by the graph stage, src/indexing/graph-stage.ts).
-  /** Resolved calls and imports per file. */
-  readonly graph: Database<StoredFileGraph, string>;
-  /** `[path, dependent]`: `dependent`'s resolution read `path`. */
-  readonly dependents: Database<true, [string, string]>;
-  /** `[name, path]`: `path`'s resolution looked `name` up (a called name or a `mod:` module key). */
-  readonly refs: Database<true, [string, string]>;
-  /** `[name, path]`: `path` defines `name`. */
-  readonly defs: Database<true, [string, string]>;
-  /**
-   * Per file: the names it registered in `defs`, and the hash of what other files' resolution reads
-   * of it (its symbols without their lines, its imports): when that is unchanged, an edit does not
-   * concern its dependents.
-   */
-  readonly defined: Database<{ names: string[]; shape: string }, string>;
-  /** File -> files it imports or calls into, with weights: the input of PageRank. */
-  readonly links: Database<{ to: string[]; weight: number[] }, string>;
-  /** Files whose graph is out of date: `changed` (content) or `resolve` (a dependency changed). */
-  readonly graphJournal: Database<"changed" | "resolve", string>;
-  /** PageRank per file (key `pagerank`). */
-  readonly graphMeta: Database<Record<string, number>, string>;
-  // Semantic vectors (written by the embed stage, src/indexing/embed-stage.ts).
-  /** Per file: its summaries' hashes, vector labels and names, and the vectors. */
-  readonly embedded: Database<FileVectors, string>;
-  /** Vector label -> `[path, qualified name]` of its summary: what a kNN hit is. */
-  readonly labels: Database<[string, string], number>;
-  /** Files whose vectors are out of date: written with every change, emptied by the embed stage. */
-  readonly embedJournal: Database<true, string>;
+  // Each part's tables, owned by the group that writes them.
+  readonly parse: ParseTables;
+  readonly lexical: LexicalTables;
+  readonly history: HistoryTables;
+  readonly graph: GraphTables;
+  readonly vectors: VectorTables;
   readonly #meta: Database<StoreMeta, string>;
+  /** Write transactions running (0 or 1): the table groups write only inside one. */
+  #writing = 0;
+  readonly #scope: WriteScope;
 
   private constructor(
     readonly indexDir: string,
@@ -94,25 +73,12 @@ export class IndexStore {
     });
     this.#files = this.#env.openDB("files", {});
     this.#stats = this.#env.openDB("stats", {});
-    this.parsed = this.#env.openDB("parsed", {});
-    this.symbols = this.#env.openDB("symbols", {});
-    this.terms = this.#env.openDB("terms", {});
-    this.paths = this.#env.openDB("paths", { keyEncoding: "uint32" });
-    this.journal = this.#env.openDB("journal", {});
-    this.lexical = this.#env.openDB("lexical", { encoding: "binary" });
-    this.history = this.#env.openDB("history", {});
-    this.commits = this.#env.openDB("commits", {});
-    this.graph = this.#env.openDB("graph", {});
-    this.dependents = this.#env.openDB("dependents", { keyEncoding: "ordered-binary" });
-    this.refs = this.#env.openDB("refs", { keyEncoding: "ordered-binary" });
-    this.defs = this.#env.openDB("defs", { keyEncoding: "ordered-binary" });
-    this.defined = this.#env.openDB("defined", {});
-    this.links = this.#env.openDB("links", {});
-    this.graphJournal = this.#env.openDB("graph-journal", {});
-    this.graphMeta = this.#env.openDB("graph-meta", {});
-    this.embedded = this.#env.openDB("embedded", {});
-    this.labels = this.#env.openDB("labels", { keyEncoding: "uint32" });
-    this.embedJournal = this.#env.openDB("embed-journal", {});
+    const scope = (this.#scope = writeScope(() => this.#writing > 0, (change) => this.updateMeta(change)));
+    this.parse = new ParseTables(this.#env, scope);
+    this.lexical = new LexicalTables(this.#env, scope);
+    this.history = new HistoryTables(this.#env, scope);
+    this.graph = new GraphTables(this.#env, scope);
+    this.vectors = new VectorTables(this.#env, scope);
     this.#meta = this.#env.openDB("meta", {});
   }
 
@@ -244,6 +210,7 @@ export class IndexStore {
 
   /** Updates the meta entry; call it inside a {@link IndexStore.transaction}. */
   updateMeta(change: (meta: StoreMeta) => void): void {
+    this.#scope.check();
     const meta = this.meta();
     change(meta);
     void this.#meta.put(META_KEY, meta);
@@ -251,7 +218,14 @@ export class IndexStore {
 
   /** Runs `action` in one write transaction; resolves once it is committed. */
   transaction<T>(action: () => T): Promise<T> {
-    return this.#env.transaction(action);
+    return this.#env.transaction(() => {
+      this.#writing++;
+      try {
+        return action();
+      } finally {
+        this.#writing--;
+      }
+    });
   }
 
   /** The record of one file, or undefined. */
@@ -287,7 +261,7 @@ export class IndexStore {
    */
   async writeBatch(updates: readonly FileUpdate[], removed: readonly string[] = []): Promise<StoredFile[]> {
     const written: StoredFile[] = [];
-    await this.#env.transaction(() => {
+    await this.transaction(() => {
       const meta = this.meta();
       for (const path of removed) this.#removeFile(path, meta.totals);
       for (const update of updates) {
@@ -298,14 +272,10 @@ export class IndexStore {
         }
         if (old) subtract(meta.totals, old);
         const id = old?.id ?? meta.nextId++;
-        if (!old) void this.paths.put(id, update.path);
-        void this.journal.put(update.path, true);
-        void this.graphJournal.put(update.path, "changed");
-        void this.embedJournal.put(update.path, true);
+        if (!old) this.lexical.assignId(id, update.path);
+        this.#journalChange(update.path);
         if (update.kind === "skip") {
-          void this.parsed.remove(update.path);
-          void this.symbols.remove(update.path);
-          void this.terms.remove(update.path);
+          this.parse.remove(update.path);
           this.#putFile({
             path: update.path, id, size: update.size, mtimeMs: update.mtimeMs, hash: update.hash,
             language: null, lines: 0, skipped: update.reason, symbols: 0, calls: 0, imports: 0, tokens: 0,
@@ -323,12 +293,7 @@ export class IndexStore {
           skipped: null,
           ...update.counts,
         };
-        // Already msgpack-encoded by the worker; read back through the tables' normal decoding.
-        if (update.parsed) void this.parsed.put(update.path, asBinary(update.parsed) as unknown as ParsedFile);
-        else void this.parsed.remove(update.path);
-        if (update.symbols) void this.symbols.put(update.path, asBinary(update.symbols) as unknown as SymbolInfo[]);
-        else void this.symbols.remove(update.path);
-        void this.terms.put(update.path, asBinary(update.terms) as unknown as TermStats);
+        this.parse.put(update.path, update);
         this.#putFile(record);
         add(meta.totals, record);
         written.push(record);
@@ -345,13 +310,16 @@ export class IndexStore {
     subtract(totals, old);
     void this.#files.remove(path);
     void this.#stats.remove(path);
-    void this.parsed.remove(path);
-    void this.symbols.remove(path);
-    void this.terms.remove(path);
-    void this.paths.remove(old.id);
-    void this.journal.put(path, true);
-    void this.graphJournal.put(path, "changed");
-    void this.embedJournal.put(path, true);
+    this.parse.remove(path);
+    this.lexical.releaseId(old.id);
+    this.#journalChange(path);
+  }
+
+  /** A file's content changed or it was removed: every part derived from it is out of date. */
+  #journalChange(path: string): void {
+    this.lexical.markChanged(path);
+    this.graph.markChanged(path);
+    this.vectors.markChanged(path);
   }
 
   /** Bytes used on disk by the index folder's data file. */
@@ -374,16 +342,6 @@ function fileSize(path: string): number {
   } catch {
     return 0;
   }
-}
-
-/** The second parts of the `[first, second]` keys of a pair table (`defs`, `refs`, `dependents`) whose first part is `first`. */
-export function pairedWith(table: Database<true, [string, string]>, first: string): string[] {
-  const seconds: string[] = [];
-  for (const key of table.getKeys({ start: [first] })) {
-    if (key[0] !== first) break;
-    seconds.push(key[1]);
-  }
-  return seconds;
 }
 
 /** Errors by which LMDB (or the decoder) says the data itself is damaged. */

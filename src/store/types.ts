@@ -2,7 +2,7 @@ import type { FileRecord } from "../core/types.js";
 import type { Provenance } from "../runtime/embed/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -177,4 +177,20 @@ export interface StoredFileGraph extends Omit<FileGraph, "calls"> {
   callCount: number;
   /** Int32 rows: `caller, line, callee, how, n`, then `n` pairs `(file, symbol)`. */
   calls: Uint8Array;
+}
+
+/**
+ * What a file registered in the definitions index (its names), and a hash of what other files'
+ * resolution reads of it (its symbols without their lines, its imports): when that is unchanged,
+ * an edit does not concern its dependents.
+ */
+export interface DefinedShape {
+  names: string[];
+  shape: string;
+}
+
+/** A file's edges in the file graph (imports and calls into other files), with weights: the input of PageRank. */
+export interface FileLinks {
+  to: string[];
+  weight: number[];
 }

@@ -60,7 +60,7 @@ export class BruteForceIndex implements VectorSearch {
 
   /** All vectors of the store. */
   static fromStore(store: IndexStore, dimension: number): BruteForceIndex {
-    const index = new BruteForceIndex(dimension, store.labels.getCount());
+    const index = new BruteForceIndex(dimension, store.vectors.labelCount());
     for (const [label, vector] of storedVectors(store, dimension)) index.add(label, vector);
     return index;
   }
@@ -170,7 +170,7 @@ export function writeHnsw(store: IndexStore, semantic: SemanticMeta, previousVer
   }
   if (!index) {
     index = new hnswlib.HierarchicalNSW("cosine", dimension);
-    index.initIndex({ maxElements: Math.max(16, store.labels.getCount()), m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: 100 });
+    index.initIndex({ maxElements: Math.max(16, store.vectors.labelCount()), m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: 100 });
     size = 0;
     deleted = 0;
     for (const [label, vector] of storedVectors(store, dimension)) {
@@ -187,7 +187,7 @@ export function writeHnsw(store: IndexStore, semantic: SemanticMeta, previousVer
 
 /** Every stored vector with its label, file by file. */
 export function* storedVectors(store: IndexStore, dimension: number): IterableIterator<[number, Float32Array]> {
-  for (const { value } of store.embedded.getRange()) {
+  for (const [, value] of store.vectors.all()) {
     for (let i = 0; i < value.labels.length; i++) yield [value.labels[i]!, decodeVector(value.vectors, i, dimension)];
   }
 }
@@ -197,12 +197,12 @@ export function vectorsOf(store: IndexStore, labels: readonly number[], dimensio
   const wanted = new Set(labels);
   const paths = new Set<string>();
   for (const label of labels) {
-    const at = store.labels.get(label);
+    const at = store.vectors.label(label);
     if (at) paths.add(at[0]);
   }
   const out = new Map<number, Float32Array>();
   for (const path of paths) {
-    const file = store.embedded.get(path);
+    const file = store.vectors.of(path);
     file?.labels.forEach((label, i) => {
       if (wanted.has(label)) out.set(label, decodeVector(file.vectors, i, dimension));
     });

@@ -17,10 +17,10 @@ export async function dumpIndex(indexDir: string): Promise<unknown> {
         language: f.language,
         lines: f.lines,
         skipped: f.skipped,
-        parsed: store.parsed.get(f.path) ?? null,
-        symbols: store.symbols.get(f.path) ?? null,
-        terms: store.terms.get(f.path) ?? null,
-        history: store.history.get(f.path) ?? null,
+        parsed: store.parse.parsed(f.path) ?? null,
+        symbols: store.parse.symbols(f.path) ?? null,
+        terms: store.parse.terms(f.path) ?? null,
+        history: store.history.of(f.path) ?? null,
       };
     }
     const meta = store.meta();
@@ -31,15 +31,15 @@ export async function dumpIndex(indexDir: string): Promise<unknown> {
       totals: meta.totals,
       gitHead: meta.gitHead,
       commits: meta.commits,
-      commitMessages: [...store.commits.getRange()].map(({ key, value }) => [key, value.message]),
+      commitMessages: [...store.history.allCommits()].map(([hash, commit]) => [hash, commit.message]),
       graph: {
-        files: Object.fromEntries(store.graph.getRange().map(({ key, value }) => [key, value])),
-        defs: [...store.defs.getKeys()],
-        refs: [...store.refs.getKeys()],
-        dependents: [...store.dependents.getKeys()],
-        links: Object.fromEntries(store.links.getRange().map(({ key, value }) => [key, value])),
-        pagerank: store.graphMeta.get("pagerank") ?? null,
-        journal: [...store.graphJournal.getKeys()],
+        files: Object.fromEntries(store.graph.files()),
+        defs: store.graph.pairs("defs"),
+        refs: store.graph.pairs("refs"),
+        dependents: store.graph.pairs("dependents"),
+        links: Object.fromEntries(store.graph.allLinks()),
+        pagerank: store.graph.pageRank() ?? null,
+        journal: store.graph.pending(),
       },
       lexical: {
         docs: lexical.bm25.docs,

@@ -73,7 +73,7 @@ describe("concurrent use", () => {
           for (const f of store.allFiles()) {
             if (f.skipped) continue;
             files++;
-            symbols += store.parsed.get(f.path)?.symbols.length ?? 0;
+            symbols += store.parse.parsed(f.path)?.symbols.length ?? 0;
           }
           const totals = store.meta().totals;
           expect({ files, symbols }).toEqual({ files: totals.files, symbols: totals.symbols });

@@ -16,9 +16,9 @@ async function vectorsOf(indexDir: string): Promise<{ vectors: Map<string, strin
   try {
     const vectors = new Map<string, string>();
     const dimension = store.meta().semantic!.provenance.dimension;
-    for (const { key, value } of store.embedded.getRange()) value.names.forEach((name, i) => vectors.set(`${key}:${name}`, [...decodeVector(value.vectors, i, dimension)].join(",")));
+    for (const [key, value] of store.vectors.all()) value.names.forEach((name, i) => vectors.set(`${key}:${name}`, [...decodeVector(value.vectors, i, dimension)].join(",")));
     const semantic = store.meta().semantic!;
-    return { vectors, complete: semantic.complete, journal: store.embedJournal.getKeysCount(), graph: semantic.hnsw?.version === semantic.version };
+    return { vectors, complete: semantic.complete, journal: store.vectors.pendingCount(), graph: semantic.hnsw?.version === semantic.version };
   } finally {
     await store.close();
   }

@@ -36,7 +36,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
     const out = new Map<string, string[]>();
     for (const file of store.allFiles()) {
       if (file.skipped || file.language === null || /(^|\/)tests?\//.test(file.path) || /test_/.test(file.path)) continue;
-      const names = symbolSummaries(file.path, store.symbols.get(file.path) ?? []).map((s) => s.name);
+      const names = symbolSummaries(file.path, store.parse.symbols(file.path) ?? []).map((s) => s.name);
       if (names.length > 0) out.set(file.path, names.sort());
     }
     return out;
@@ -44,7 +44,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
 
   function storedSummaries(store: IndexStore): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    for (const { value } of store.labels.getRange()) out.set(value[0], [...(out.get(value[0]) ?? []), value[1]].sort());
+    for (const [, value] of store.vectors.labels()) out.set(value[0], [...(out.get(value[0]) ?? []), value[1]].sort());
     return out;
   }
 
@@ -61,7 +61,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       expect(meta.vectors).toBe([...expectedSummaries(store).values()].flat().length);
       expect(meta.hnsw?.version).toBe(meta.version);
       expect(existsSync(join(engine.config.indexDir, meta.hnsw!.file))).toBe(true);
-      expect(store.embedJournal.getKeysCount()).toBe(0);
+      expect(store.vectors.pendingCount()).toBe(0);
       expect(engine.status()).toMatchObject({ semantic: true, semanticModel: `local ${model}` });
       // A second run has nothing to do.
       const again = await engine.index();
@@ -74,7 +74,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
   it("ranks by the semantic signal: a task worded like a summary finds its file first", async () => {
     const engine = engineFor();
     try {
-      const summary = symbolSummaries("shop/payments/card.py", storeOf(engine)!.symbols.get("shop/payments/card.py")!).find((s) => s.name === "charge_card")!;
+      const summary = symbolSummaries("shop/payments/card.py", storeOf(engine)!.parse.symbols("shop/payments/card.py")!).find((s) => s.name === "charge_card")!;
       const ranked = await engine.rank(summary.text, { ranking: SEMANTIC_ONLY });
       expect(ranked.notices).toBeUndefined();
       expect(ranked.files[0]?.path).toBe("shop/payments/card.py");
@@ -161,7 +161,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       const partial = store.meta().semantic!;
       expect(partial.complete).toBe(false);
       expect(partial.vectors).toBeGreaterThanOrEqual(3);
-      expect(store.embedJournal.getKeysCount()).toBeGreaterThan(0);
+      expect(store.vectors.pendingCount()).toBeGreaterThan(0);
       await failing.close();
       await store.close();
 
@@ -192,7 +192,7 @@ describe("embed stage: symbol summaries -> vectors -> HNSW -> the semantic signa
       const versions = storeOf(engine)!.meta().versions;
       await engine.index(); // nothing to do: no graph to write, no commit
       expect(storeOf(engine)!.meta().versions).toEqual(versions);
-      const summary = symbolSummaries("shop/payments/retry.py", storeOf(engine)!.symbols.get("shop/payments/retry.py")!)[0]!;
+      const summary = symbolSummaries("shop/payments/retry.py", storeOf(engine)!.parse.symbols("shop/payments/retry.py")!)[0]!;
       const brute = await engine.rank(summary.text, { ranking: SEMANTIC_ONLY, refresh: false });
       expect(brute.files[0]?.path).toBe("shop/payments/retry.py");
       await engine.close();

@@ -23,11 +23,11 @@ describe("hostile files", () => {
       expect(stats.files.parsed).toBe(3);
       expect(stats.files.skipped).toEqual({ binary: 1, undecodable: 1, generated: 1 });
       const store = storeOf(engine)!;
-      const broken = store.parsed.get("broken.py")!;
+      const broken = store.parse.parsed("broken.py")!;
       expect(broken.hasErrors).toBe(true);
       // tree-sitter recovers: the definition after the error is still found.
       expect(broken.symbols.map((s) => s.name)).toContain("after");
-      expect(store.parsed.get("bom.py")!.symbols.map((s) => s.name)).toEqual(["with_bom"]);
+      expect(store.parse.parsed("bom.py")!.symbols.map((s) => s.name)).toEqual(["with_bom"]);
       expect(store.file("binary.py")).toMatchObject({ skipped: "binary" });
       // Skipped files are remembered, so an unchanged one is not even read next time.
       const again = await engine.index();

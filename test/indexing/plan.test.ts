@@ -57,7 +57,7 @@ describe("incremental indexing", () => {
     const stats = await indexOnce(repo.root);
     expect(stats.files).toMatchObject({ parsed: 2, unchanged: 2, removed: 0 });
     const engine = new Engine(repo.root);
-    expect(storeOf(engine)!.parsed.get("src/a.py")!.symbols.map((s) => s.name)).toEqual(["alpha2"]);
+    expect(storeOf(engine)!.parse.parsed("src/a.py")!.symbols.map((s) => s.name)).toEqual(["alpha2"]);
     await engine.close();
   });
 
@@ -71,8 +71,8 @@ describe("incremental indexing", () => {
     const engine = new Engine(repo.root);
     const store = storeOf(engine)!;
     expect(store.file("src/c.py")).toBeUndefined();
-    expect(store.parsed.get("src/c.py")).toBeUndefined();
-    expect(store.terms.get("src/c.py")).toBeUndefined();
+    expect(store.parse.parsed("src/c.py")).toBeUndefined();
+    expect(store.parse.terms("src/c.py")).toBeUndefined();
     expect(loadLexical(storeOf(engine)!).search("gamma")).toEqual([]);
     await engine.close();
   });

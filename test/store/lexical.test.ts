@@ -61,7 +61,7 @@ describe("lexical index", () => {
     await withEngine((engine) => {
       const store = storeOf(engine)!;
       // The snapshot still holds the old versions; the journal names what changed.
-      expect(store.journal.getKeysCount()).toBe(2);
+      expect(store.lexical.pendingCount()).toBe(2);
       const lex = loadLexical(storeOf(engine)!);
       expect(lex.search("gateway")).toEqual([]);
       expect(lex.search("ledger")).toEqual(["payments/card.py"]);
@@ -92,7 +92,7 @@ describe("lexical index", () => {
     });
     repo.remove(".contextsmith");
     await withEngine((engine) => {
-      expect(storeOf(engine)!.journal.getKeysCount()).toBe(0);
+      expect(storeOf(engine)!.lexical.pendingCount()).toBe(0);
       expect(answers(engine)).toEqual(viaJournal);
     });
   });

@@ -90,13 +90,13 @@ describe("store", () => {
       const recount = { files: 0, symbols: 0, calls: 0, imports: 0, bytes: 0, tokens: 0 };
       for (const f of store.allFiles()) {
         if (f.skipped) continue;
-        const p = store.parsed.get(f.path);
+        const p = store.parse.parsed(f.path);
         recount.files++;
         recount.symbols += p?.symbols.length ?? 0;
         recount.calls += p?.calls.length ?? 0;
         recount.imports += p?.imports.length ?? 0;
         recount.bytes += f.size;
-        recount.tokens += store.terms.get(f.path)!.length;
+        recount.tokens += store.parse.terms(f.path)!.length;
       }
       expect(store.meta().totals).toEqual(recount);
       expect(recount).toMatchObject({ files: 2, symbols: 2, calls: 2, imports: 0 });

@@ -44,22 +44,28 @@ describe("vector search: HNSW beside the store, brute force as fallback", () => 
     const files = new Map<string, Array<[number, Float32Array]>>();
     for (const [label, v] of entries) files.set(`f${label % 50}.py`, [...(files.get(`f${label % 50}.py`) ?? []), [label, v]]);
     for (const [path, list] of files) {
-      const old = store.embedded.get(path) ?? { hashes: [], labels: [], names: [], vectors: Buffer.alloc(0) };
+      const old = store.vectors.of(path) ?? { hashes: [], labels: [], names: [], vectors: Buffer.alloc(0) };
       const labels = [...old.labels, ...list.map(([l]) => l)];
       const all = [...old.labels.map((_, i) => decodeAt(old.vectors, i)), ...list.map(([, v]) => v)];
-      void store.embedded.put(path, { hashes: labels.map(String), labels, names: labels.map((l) => `s${l}`), vectors: encodeVectors(all) });
-      for (const [label] of list) void store.labels.put(label, [path, `s${label}`]);
+      store.vectors.putFile(path, {
+        vectors: { hashes: labels.map(String), labels, names: labels.map((l) => `s${l}`), vectors: encodeVectors(all) },
+        added: list.map(([label]) => [label, `s${label}`]),
+        removed: [],
+      });
     }
   }
 
   function removeVectors(labels: number[]): void {
     const drop = new Set(labels);
-    for (const { key, value } of [...store.embedded.getRange()]) {
+    for (const [key, value] of [...store.vectors.all()]) {
       const keep = value.labels.map((l, i) => [l, i] as const).filter(([l]) => !drop.has(l));
       if (keep.length === value.labels.length) continue;
-      void store.embedded.put(key, { hashes: keep.map(([l]) => String(l)), labels: keep.map(([l]) => l), names: keep.map(([l]) => `s${l}`), vectors: encodeVectors(keep.map(([, i]) => decodeAt(value.vectors, i))) });
+      store.vectors.putFile(key, {
+        vectors: { hashes: keep.map(([l]) => String(l)), labels: keep.map(([l]) => l), names: keep.map(([l]) => `s${l}`), vectors: encodeVectors(keep.map(([, i]) => decodeAt(value.vectors, i))) },
+        added: [],
+        removed: value.labels.filter((l) => drop.has(l)),
+      });
     }
-    for (const label of labels) void store.labels.remove(label);
   }
 
   it("HNSW recall@10 is at least 0.95 against brute force", async () => {

@@ -1,5 +1,5 @@
 import type { CommitInfo, FileHistory } from "../../core/types.js";
-import { buildHistoryIndex, putHistoryIndex } from "../../store/history-index.js";
+import { buildHistoryIndex } from "../../store/history-index.js";
 import type { IndexStore } from "../../store/store.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
 import { gitHead, isAncestor, logCommits, shallowBoundary, treeFiles } from "./log.js";
@@ -81,28 +81,23 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   // transaction: the write itself stays short.
   const histories = new Map<string, FileHistory>();
   if (incremental) {
-    for (const { key, value } of store.history.getRange()) if (live.has(key)) histories.set(key, value);
+    for (const [path, history] of store.history.all()) if (live.has(path)) histories.set(path, history);
   }
   for (const [path, p] of perFile) histories.set(path, merge(histories.get(path), p, task));
   const messages = new Map(kept.map((c) => [c.hash.slice(0, SHORT_HASH), c.message]));
-  const historyIndex = buildHistoryIndex(histories, (hash) => messages.get(hash) ?? (incremental ? store.commits.get(hash)?.message : undefined));
+  const historyIndex = buildHistoryIndex(histories, (hash) => messages.get(hash) ?? (incremental ? store.history.commit(hash)?.message : undefined));
 
-  await store.transaction(() => {
-    if (!incremental) {
-      for (const key of store.history.getKeys()) void store.history.remove(key);
-      for (const key of store.commits.getKeys()) void store.commits.remove(key);
-    } else {
-      for (const key of store.history.getKeys()) if (!live.has(key)) void store.history.remove(key);
-    }
-    for (const c of kept) void store.commits.put(c.hash.slice(0, SHORT_HASH), c);
-    for (const path of perFile.keys()) void store.history.put(path, histories.get(path)!);
-    putHistoryIndex(store, historyIndex);
-    store.updateMeta((m) => {
-      m.gitHead = head;
-      m.versions.history++;
-      m.commits = incremental ? m.commits + read : read;
-    });
-  });
+  await store.transaction(() =>
+    store.history.write({
+      replace: !incremental,
+      live,
+      commits: kept.map((c) => [c.hash.slice(0, SHORT_HASH), c]),
+      files: new Map([...perFile.keys()].map((path) => [path, histories.get(path)!])),
+      index: historyIndex,
+      head,
+      commitsRead: read,
+    }),
+  );
   return { head, commitsRead: read, rebuilt: !incremental, warnings, ms: Math.round(performance.now() - started) };
 }
 

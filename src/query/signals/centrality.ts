@@ -8,7 +8,7 @@ import { signalResult } from "./result.js";
  * general words often land — rank first.
  */
 export function centralitySignal(ctx: SignalContext): SignalResult {
-  const pagerank = ctx.store.graphMeta.get("pagerank") ?? {};
+  const pagerank = ctx.store.graph.pageRank() ?? {};
   const hits = Object.entries(pagerank)
     .filter(([path]) => ctx.paths.has(path))
     .map(([path, score]) => ({ path, score, evidence: () => `PageRank ${score.toPrecision(3)}` }));

@@ -9,7 +9,7 @@ import { HitCollector } from "./result.js";
 export function cochangeSignal(ctx: SignalContext): SignalResult {
   const hits = new HitCollector();
   ctx.seeds.forEach((seed, rank) => {
-    const history = ctx.store.history.get(seed);
+    const history = ctx.store.history.of(seed);
     if (!history || history.churn === 0) return;
     for (const [path, shared] of Object.entries(history.cochange)) {
       if (ctx.paths.has(path)) hits.add(path, (shared / history.churn) / (rank + 1), `changed with ${seed} ${shared}×`);

@@ -15,7 +15,7 @@ export function semanticSignal(ctx: SignalContext): SignalResult {
   if (!index || !ctx.taskVector) return { name: "semantic", hits: [] };
   const files = new Map<string, { best: number; names: string[] }>();
   for (const { label, score } of index.search(ctx.taskVector, NEIGHBOURS)) {
-    const stored = ctx.store.labels.get(label);
+    const stored = ctx.store.vectors.label(label);
     if (!stored) continue; // removed by a concurrent index run after the graph was loaded
     const [path, name] = stored;
     const file = files.get(path);

@@ -31,11 +31,11 @@ describe("git history", () => {
     repo = scriptedRepo();
     await indexed(repo.root, (engine) => {
       const store = storeOf(engine)!;
-      const a = store.history.get("a.py")!;
+      const a = store.history.of("a.py")!;
       expect(a.churn).toBe(3);
       expect(a.cochange).toEqual({ "b.py": 3, "c.py": 1 });
-      expect(a.commits.map((h) => store.commits.get(h)!.message)).toEqual(["Fix retry again", "Fix retry timeout in payments", "Initial import"]);
-      expect(store.history.get("c.py")).toMatchObject({ churn: 2, cochange: { "a.py": 1, "b.py": 1 } });
+      expect(a.commits.map((h) => store.history.commit(h)!.message)).toEqual(["Fix retry again", "Fix retry timeout in payments", "Initial import"]);
+      expect(store.history.of("c.py")).toMatchObject({ churn: 2, cochange: { "a.py": 1, "b.py": 1 } });
       expect(a.lastChange).toBeGreaterThan(0);
       expect(engine.status()!.commits).toBe(4);
     });
@@ -51,8 +51,8 @@ describe("git history", () => {
       const stats = await engine.index();
       expect(stats.commitsRead).toBe(1);
       const store = storeOf(engine)!;
-      expect(store.history.get("c.py")).toMatchObject({ churn: 3, cochange: { "a.py": 1, "b.py": 1, "d.py": 1 } });
-      expect(store.history.get("a.py")!.churn).toBe(3);
+      expect(store.history.of("c.py")).toMatchObject({ churn: 3, cochange: { "a.py": 1, "b.py": 1, "d.py": 1 } });
+      expect(store.history.of("a.py")!.churn).toBe(3);
       expect(engine.status()!.commits).toBe(5);
       // Nothing new: no commits read at all.
       expect((await engine.index()).commitsRead).toBe(0);
@@ -69,8 +69,8 @@ describe("git history", () => {
     repo.commitAll("Rewritten history");
     await indexed(repo.root, (engine) => {
       const store = storeOf(engine)!;
-      const a = store.history.get("a.py")!;
-      expect(a.commits.map((h) => store.commits.get(h)!.message)).toEqual(["Rewritten history", "Fix retry timeout in payments", "Initial import"]);
+      const a = store.history.of("a.py")!;
+      expect(a.commits.map((h) => store.history.commit(h)!.message)).toEqual(["Rewritten history", "Fix retry timeout in payments", "Initial import"]);
       expect(engine.status()!.commits).toBe(3);
     });
   });
@@ -80,7 +80,7 @@ describe("git history", () => {
     repo.git("checkout", "-q", "--detach", "HEAD~1");
     await indexed(repo.root, (engine) => {
       expect(engine.status()!.commits).toBe(3);
-      expect(storeOf(engine)!.history.get("a.py")!.churn).toBe(2);
+      expect(storeOf(engine)!.history.of("a.py")!.churn).toBe(2);
     });
     clone = TempRepo.create();
     clone.dispose();
@@ -88,7 +88,7 @@ describe("git history", () => {
     repo.git("clone", "-q", "--depth", "2", `file://${repo.root}`, clone.root);
     await indexed(clone.root, (engine) => {
       expect(engine.status()!.commits).toBe(2);
-      expect(storeOf(engine)!.history.get("a.py")!.churn).toBe(1);
+      expect(storeOf(engine)!.history.of("a.py")!.churn).toBe(1);
     });
   });
 
@@ -98,8 +98,8 @@ describe("git history", () => {
     repo.commitAll("Remove c");
     await indexed(repo.root, (engine) => {
       const store = storeOf(engine)!;
-      expect(store.history.get("c.py")).toBeUndefined();
-      expect(store.history.get("a.py")!.cochange).toEqual({ "b.py": 3 });
+      expect(store.history.of("c.py")).toBeUndefined();
+      expect(store.history.of("a.py")!.cochange).toEqual({ "b.py": 3 });
     });
   });
 

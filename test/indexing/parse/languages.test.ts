@@ -161,7 +161,7 @@ describe("extraction per language (through the index)", () => {
   let repo: TempRepo;
   let engine: Engine;
   const parsed = (path: string): ParsedFile => {
-    const p = storeOf(engine)!.parsed.get(path);
+    const p = storeOf(engine)!.parse.parsed(path);
     if (!p) throw new Error(`no parse result for ${path}`);
     return p;
   };

@@ -1,0 +1,103 @@
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ContextSmithError } from "../../../src/core/errors.js";
+import { IndexStore } from "../../../src/store/store.js";
+import { indexOnce } from "../../helpers/index.js";
+import { TempRepo } from "../../helpers/repo.js";
+
+/** The table groups keep the store's rule: data and its journal entries are written together, inside a transaction. */
+describe("table groups", () => {
+  let repo: TempRepo | undefined;
+  let store: IndexStore | undefined;
+  afterEach(async () => {
+    await store?.close();
+    store = undefined;
+    repo?.dispose();
+  });
+
+  async function indexed(): Promise<IndexStore> {
+    repo = TempRepo.create({ "a.py": "def a():\n    return b()\n", "b.py": "def b():\n    return 1\n" });
+    await indexOnce(repo.root, { git: false });
+    store = (await IndexStore.openForWrite(join(repo.root, ".contextsmith"))).store;
+    return store;
+  }
+
+  it("refuses a write outside a transaction and leaves the index as it was", async () => {
+    const s = await indexed();
+    const before = s.meta();
+    const writes: Array<() => void> = [
+      () => s.graph.markResolve("a.py"),
+      () => s.graph.putFile("a.py", null, false),
+      () => s.lexical.markChanged("a.py"),
+      () => s.vectors.reset(["a.py"]),
+      () => s.history.write({ replace: true, live: new Set(), commits: [], files: new Map(), index: { bm25: Buffer.alloc(0), paths: Buffer.alloc(0) }, head: null, commitsRead: 0 }),
+      () => s.updateMeta((m) => void (m.commits = 99)),
+    ];
+    for (const write of writes) {
+      expect(write).toThrow(ContextSmithError);
+      expect(write).toThrow(/outside a transaction/);
+    }
+    await s.transaction(() => undefined);
+    expect(s.meta()).toEqual(before);
+    expect(s.graph.file("a.py")).toBeDefined();
+    expect(s.graph.pending()).toEqual([]);
+    expect(s.lexical.pendingCount()).toBe(0);
+  });
+
+  it("journals a changed file for every derived part in the commit that writes its record", async () => {
+    const s = await indexed();
+    const versions = s.meta().versions;
+    await s.writeBatch([], ["b.py"]);
+    expect(s.file("b.py")).toBeUndefined();
+    expect(s.graph.journal()).toEqual([{ path: "b.py", state: "changed" }]);
+    expect([...s.lexical.pending()]).toEqual(["b.py"]);
+    // Without embeddings configured the vectors journal keeps every file (the embed stage never ran).
+    expect(s.vectors.pending()).toContain("b.py");
+    expect([...s.lexical.ids().values()]).toEqual(["a.py"]);
+    expect(s.meta().versions).toEqual({ ...versions, files: versions.files + 1 });
+  });
+
+  it("settles a file's graph journal entry with its graph, and bumps only the graph's version", async () => {
+    const s = await indexed();
+    const graph = s.graph.file("a.py")!;
+    const links = s.graph.links("a.py")!;
+    expect(links.to).toEqual(["b.py"]);
+    expect(s.graph.dependentsOf("b.py")).toEqual(["a.py"]);
+    await s.transaction(() => s.graph.markResolve("a.py"));
+    expect(s.graph.pending()).toEqual(["a.py"]);
+    const versions = s.meta().versions;
+    // The same graph again: the entry is settled, the links are unchanged.
+    expect(await s.transaction(() => s.graph.putFile("a.py", { graph, links }, false))).toBe(false);
+    expect(s.graph.pending()).toEqual([]);
+    // No graph: the reverse entries and the links go with it.
+    expect(await s.transaction(() => s.graph.putFile("a.py", null, false))).toBe(true);
+    expect(s.graph.dependentsOf("b.py")).toEqual([]);
+    expect(s.graph.links("a.py")).toBeUndefined();
+    await s.transaction(() => s.graph.finish(null));
+    expect(s.meta().versions).toEqual({ ...versions, graph: versions.graph + 1 });
+  });
+
+  it("writes a lexical snapshot with its journal emptied and only the lexical version bumped", async () => {
+    const s = await indexed();
+    await s.writeBatch([], ["b.py"]);
+    const versions = s.meta().versions;
+    const empty = Buffer.alloc(0);
+    await s.transaction(() => s.lexical.writeSnapshot({ flex: [["1.cfg", "{}"]], bm25: { body: empty, symbols: empty, names: empty }, files: 1 }));
+    expect(s.lexical.pendingCount()).toBe(0);
+    expect([...s.lexical.flexChunks()]).toEqual([["1.cfg", "{}"]]);
+    expect(s.meta()).toMatchObject({ lexicalFiles: 1, versions: { ...versions, lexical: versions.lexical + 1 } });
+  });
+
+  it("keeps a file's labels and vectors together, and a reset journals every file", async () => {
+    const s = await indexed();
+    const vectors = { hashes: ["h"], labels: [7], names: ["a"], vectors: Buffer.alloc(4) };
+    await s.transaction(() => s.vectors.putFile("a.py", { vectors, added: [[7, "a"]], removed: [] }));
+    expect(s.vectors.label(7)).toEqual(["a.py", "a"]);
+    expect(s.vectors.of("a.py")).toEqual(vectors);
+    await s.transaction(() => s.vectors.putFile("a.py", { vectors: null, added: [], removed: [7] }));
+    expect(s.vectors.label(7)).toBeUndefined();
+    expect(s.vectors.of("a.py")).toBeUndefined();
+    await s.transaction(() => s.vectors.reset(s.allPaths()));
+    expect(s.vectors.pending()).toEqual(["a.py", "b.py"]);
+  });
+});
