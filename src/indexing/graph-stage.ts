@@ -61,7 +61,11 @@ export async function updateGraph(store: IndexStore, root: string, onResolved: (
     // The resolver's caches (symbols, fallbacks) serve many chunks, and are let go now and then
     // so that memory stays bounded on huge repositories.
     if (i % RESOLVER_FILES === 0) resolver = new Resolver(storeSource(store, modules));
-    const results = chunk.map((path) => ({ path, resolved: resolveStored(store, resolver, path) }));
+    // Packed as it is resolved: a chunk's call objects never pile up.
+    const results = chunk.map((path) => {
+      const r = resolveStored(store, resolver, path);
+      return { path, resolved: r && { write: graphWrite(path, r.graph), defined: r.defined } };
+    });
     resolved += results.filter((r) => r.resolved !== null).length;
     onResolved(Math.min(i + CHUNK_FILES, pending.length), pending.length);
     // The next chunk is resolved while this one commits: resolution reads only what the parse
@@ -71,7 +75,7 @@ export async function updateGraph(store: IndexStore, root: string, onResolved: (
       for (const { path, resolved: r } of results) {
         // Text files are in the journal too, but never in the graph.
         if (languageOf(path) === null) store.graph.settle(path);
-        else if (store.graph.putFile(path, r && graphWrite(path, r.graph), cold)) linksChanged = true;
+        else if (store.graph.putFile(path, r?.write ?? null, cold)) linksChanged = true;
         if (cold && r) store.graph.setDefined(path, r.defined, { cold });
       }
     });
