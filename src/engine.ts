@@ -1,5 +1,4 @@
 import { statSync } from "node:fs";
-import { join } from "node:path";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
 import type { IndexStats } from "./core/types.js";
@@ -9,7 +8,7 @@ import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLo
 import { runIndex, type RunOptions } from "./indexing/indexer.js";
 import { attachNotes, type ContextWithNotes } from "./notes/attach.js";
 import { Notebook } from "./notes/notebook.js";
-import type { NoteTarget, NoteView } from "./notes/types.js";
+import type { NoteView } from "./notes/types.js";
 import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
 import { describeFile, rerankFiles } from "./query/rerank.js";
 import { Searcher, type RankOptions } from "./query/searcher.js";
@@ -17,7 +16,7 @@ import { embedTask, taskVector, type TaskEmbedding } from "./query/task-vector.j
 import type { RankResult, SearchHit } from "./query/types.js";
 import type { Embedder } from "./runtime/embed/types.js";
 import { Runtime } from "./runtime/runtime.js";
-import { indexedPath, repoRelative } from "./store/repo-paths.js";
+import { indexedPath, staleFiles } from "./store/repo-paths.js";
 import { modelName, semanticReady } from "./store/semantic-state.js";
 import { IndexStore } from "./store/store.js";
 import type { IndexPart, PartVersions, StoreMeta } from "./store/types.js";
@@ -211,19 +210,17 @@ export class Engine {
 
   /** Where what `name` means is called: one hop up the call graph, with the call lines. */
   async callers(name: string, options: QueryOptions = {}): Promise<CallsResult> {
-    return (await this.#codeGraph(options)).callers(requireName(name));
+    return (await this.#codeGraph(options)).callers(name);
   }
 
   /** What the code of `name` calls: one hop down the call graph. */
   async callees(name: string, options: QueryOptions = {}): Promise<CallsResult> {
-    return (await this.#codeGraph(options)).callees(requireName(name));
+    return (await this.#codeGraph(options)).callees(name);
   }
 
   /** Everything that calls `name`, transitively (default depth 5), tests apart from production code. */
   async impact(name: string, options: QueryOptions & { depth?: number } = {}): Promise<ImpactResult> {
-    const depth = options.depth ?? 5;
-    if (!Number.isInteger(depth) || depth < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The depth must be a positive whole number, not ${depth}.`);
-    return (await this.#codeGraph(options)).impact(requireName(name), depth);
+    return (await this.#codeGraph(options)).impact(name, options.depth);
   }
 
   /** A file's neighbours: what it imports, what imports it, what changes with it, its call-graph neighbours. */
@@ -243,39 +240,14 @@ export class Engine {
    * re-indexing and rebuilds) and shown by `context` whenever its code is.
    */
   async addNote(text: string, target: { path?: string; symbol?: string }, options: QueryOptions = {}): Promise<NoteView> {
-    if (text.trim() === "") throw new ContextSmithError("INVALID_ARGUMENT", "The note is empty.");
-    if ((target.path === undefined) === (target.symbol === undefined)) {
-      throw new ContextSmithError("INVALID_ARGUMENT", "Pin the note to a file or to a symbol (one of them).");
-    }
-    const graph = await this.#codeGraph(options);
-    let pinned: NoteTarget;
-    if (target.symbol !== undefined) {
-      const found = graph.finder.find(requireName(target.symbol));
-      if (found.length === 0) throw notFound(`No definition of ${target.symbol} in the index.`, graph.finder.suggest(target.symbol));
-      if (found.length > 1) {
-        throw new ContextSmithError("INVALID_ARGUMENT", `${target.symbol} is ambiguous: say which one (path:name):\n${found.map((f) => `  ${f.location.path}:${f.location.qualifiedName}`).join("\n")}`, {
-          candidates: found.map((f) => `${f.location.path}:${f.location.qualifiedName}`),
-        });
-      }
-      const { location } = found[0]!;
-      pinned = { kind: "symbol", path: location.path, name: location.name, qualifiedName: location.qualifiedName };
-    } else pinned = { kind: "file", path: indexedPath(this.#store(), this.config.root, target.path!) };
-    return this.#notebook().add(text.trim(), pinned);
+    await this.#fresh(options);
+    return this.#notebook().pin(text, target);
   }
 
   /** Notes with their status (current, changed since written, or missing), all or those of a file or symbol. */
   async notes(filter: { path?: string; symbol?: string } = {}, options: QueryOptions = {}): Promise<NoteView[]> {
-    const graph = await this.#codeGraph(options);
-    const path = filter.path === undefined ? undefined : repoRelative(this.config.root, filter.path);
-    const symbol = filter.symbol?.trim();
-    // A symbol filter matches notes on any definition the name means, and notes whose symbol is gone but had that name.
-    const wanted = new Set(symbol === undefined ? [] : graph.finder.find(symbol).map((f) => `${f.location.path}:${f.location.qualifiedName}`));
-    return this.#notebook().list().filter((n) => {
-      if (path !== undefined && n.target.path !== path && n.location?.path !== path) return false;
-      if (symbol === undefined) return true;
-      if (n.target.kind !== "symbol") return false;
-      return n.target.qualifiedName === symbol || n.target.name === symbol || wanted.has(`${n.location?.path ?? n.target.path}:${n.target.qualifiedName}`);
-    });
+    await this.#fresh(options);
+    return this.#notebook().filter(filter);
   }
 
   /** Removes a note by id. @throws ContextSmithError `NOT_FOUND` */
@@ -289,18 +261,7 @@ export class Engine {
    * should warn about.
    */
   staleFiles(paths: Iterable<string>): string[] {
-    const store = this.#store();
-    const stale: string[] = [];
-    for (const path of new Set(paths)) {
-      const record = store?.file(path);
-      try {
-        const stat = statSync(join(this.config.root, path));
-        if (!record || stat.size !== record.size || stat.mtimeMs !== record.mtimeMs) stale.push(path);
-      } catch {
-        stale.push(path);
-      }
-    }
-    return stale.sort();
+    return staleFiles(this.#store(), this.config.root, paths);
   }
 
   /** Counts tokens as `context` does (the engine's configured encoding). */
@@ -441,13 +402,4 @@ export class Engine {
 
 function withNotices(notices: string[]): { notices?: string[] } {
   return notices.length > 0 ? { notices } : {};
-}
-
-function requireName(name: string): string {
-  if (name.trim() === "") throw new ContextSmithError("INVALID_ARGUMENT", "The symbol name is empty.");
-  return name.trim();
-}
-
-function notFound(message: string, suggestions: string[]): ContextSmithError {
-  return new ContextSmithError("NOT_FOUND", suggestions.length > 0 ? `${message} Did you mean: ${suggestions.join(", ")}?` : message, { suggestions });
 }

@@ -1,6 +1,7 @@
 import { isTestPath } from "../core/languages.js";
 import type { IndexStore } from "../store/store.js";
-import { SymbolFinder, type FoundSymbol } from "./lookup.js";
+import { ContextSmithError } from "../core/errors.js";
+import { SymbolFinder, symbolQuery, type FoundSymbol } from "./lookup.js";
 import { decodeCalls, forEachCall, RESOLUTIONS } from "./codec.js";
 import type { Resolution, SymbolRef } from "../store/types.js";
 import type { CallHit, CallsResult, ImpactNode, ImpactResult, RelatedResult } from "./types.js";
@@ -111,6 +112,7 @@ export class CodeGraph {
 
   /** One hop up: the call sites of what `name` means. */
   callers(name: string): CallsResult {
+    name = symbolQuery(name);
     this.#load();
     const found = this.finder.find(name);
     const calls: CallHit[] = [];
@@ -135,6 +137,7 @@ export class CodeGraph {
 
   /** One hop down: what the code of `name` (and the functions nested in it) calls. */
   callees(name: string): CallsResult {
+    name = symbolQuery(name);
     this.#load();
     const found = this.finder.find(name);
     const calls: CallHit[] = [];
@@ -167,8 +170,10 @@ export class CodeGraph {
    * its shallowest depth; meeting it again (a cycle, a second path) marks it `seen`.
    */
   impact(name: string, depth = DEFAULT_DEPTH): ImpactResult {
+    name = symbolQuery(name);
+    if (!Number.isInteger(depth) || depth < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The depth must be a positive whole number, not ${depth}.`);
     this.#load();
-    const maxDepth = Math.min(Math.max(1, Math.floor(depth)), MAX_DEPTH);
+    const maxDepth = Math.min(depth, MAX_DEPTH);
     const found = this.finder.find(name);
     const seen = new Set(found.map((f) => refKey(f.ref)));
     const byDepth: number[] = [];

@@ -20,6 +20,16 @@ export interface FoundSymbol {
  * - qualified: `Checkout.apply_coupon`, `shop.payments.charge_card` (a module path, then names in it);
  * - in a file: `src/shop/payments.py:charge_card` (the path may be partial: `payments.py:charge_card`).
  */
+/**
+ * A symbol name as a user or an agent typed it, trimmed; every query by name starts here.
+ * @throws ContextSmithError `INVALID_ARGUMENT` when it is empty
+ */
+export function symbolQuery(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === "") throw new ContextSmithError("INVALID_ARGUMENT", "The symbol name is empty.");
+  return trimmed;
+}
+
 export class SymbolFinder {
   readonly #store: IndexStore;
   #paths: PathIndex | undefined;
@@ -33,8 +43,7 @@ export class SymbolFinder {
   }
 
   lookup(query: string): SymbolLookup {
-    const name = query.trim();
-    if (name === "") throw new ContextSmithError("INVALID_ARGUMENT", "The symbol name is empty.");
+    const name = symbolQuery(query);
     const matches = this.find(name).map((f) => f.location);
     return { query: name, matches, suggestions: matches.length === 0 ? this.suggest(name) : [] };
   }

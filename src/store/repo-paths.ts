@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
 import { PathIndex } from "./path-index.js";
@@ -31,4 +32,22 @@ export function indexedPath(store: IndexStore | null, root: string, path: string
     throw new ContextSmithError("INVALID_ARGUMENT", `${path} matches several files: ${candidates.slice(0, 10).join(", ")}`, { candidates });
   }
   throw new ContextSmithError("PATH_NOT_FOUND", `${path} is not a file of the index of ${root}.`);
+}
+
+/**
+ * Of `paths` (repository-relative), those whose file changed on disk since it was indexed (size or
+ * modification time differ) or is gone, in order.
+ */
+export function staleFiles(store: IndexStore | null, root: string, paths: Iterable<string>): string[] {
+  const stale: string[] = [];
+  for (const path of new Set(paths)) {
+    const record = store?.file(path);
+    try {
+      const stat = statSync(join(root, path));
+      if (!record || stat.size !== record.size || stat.mtimeMs !== record.mtimeMs) stale.push(path);
+    } catch {
+      stale.push(path);
+    }
+  }
+  return stale.sort();
 }

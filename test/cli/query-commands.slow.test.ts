@@ -79,7 +79,7 @@ describe("ctxsmith context / rank / search", () => {
     expect(JSON.parse(missing.stdout)).toEqual({ error: { code: "PATH_NOT_FOUND", message: expect.stringContaining("/no/such/file.txt") } });
     const budget = runCli(["context", "cart", "--budget", "0", "--path", repo.root]);
     expect(budget.status).toBe(2);
-    expect(budget.stderr).toContain("--budget must be a positive whole number");
+    expect(budget.stderr).toContain("budget must be a positive whole number");
     const noRepo = runCli(["rank", "cart", "--path", "/no/such/repo"]);
     expect(noRepo.status).toBe(1);
     expect(noRepo.stderr).toContain("No such directory");

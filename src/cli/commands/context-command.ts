@@ -1,5 +1,4 @@
 import type { Argv } from "yargs";
-import { ContextSmithError } from "../../core/errors.js";
 import type { CliIO } from "../io.js";
 import { printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 import { formatCount } from "../../core/format.js";
@@ -21,7 +20,6 @@ export function contextCommand(io: CliIO) {
         .option("budget", { alias: "b", type: "number", default: 4000, describe: "Token budget of the output (tiktoken count)" })
         .option("rerank", { type: "boolean", default: false, describe: "Experimental: re-order the top 20 files with a cross-encoder (CTXSMITH_RERANK_MODEL)" }),
     handler: async (args: ContextArgs) => {
-      if (!Number.isInteger(args.budget) || args.budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--budget must be a positive whole number of tokens, not ${args.budget}.`);
       const task = await readTask(args, io);
       const result = await withQueryEngine(args, io, (engine, options) => engine.context(task, { ...options, budget: args.budget, rerank: args.rerank }));
       printNotices(result.notices, io);
