@@ -4,6 +4,8 @@
  */
 export { Engine } from "./engine.js";
 export type { ContextOptions, EngineOptions, IndexStatus, QueryOptions } from "./engine.js";
+export { Runtime } from "./runtime/runtime.js";
+export type { RuntimeOptions } from "./runtime/runtime.js";
 export { DEFAULT_RANKING } from "./query/ranking-config.js";
 export type { PackConfig, RankingConfig, RankingOverrides } from "./query/ranking-config.js";
 export type { ContextResult, RankedFile, RankResult, SearchHit, SignalEvidence, SignalName, Span, SpanKind } from "./query/types.js";

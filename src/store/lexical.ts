@@ -58,12 +58,12 @@ export function symbolsText(parsed: ParsedFile | null | undefined): string {
   return parsed ? parsed.symbols.map((s) => `${s.qualifiedName} ${s.signature} ${s.doc}`).join("\n") : "";
 }
 
-/** A file's lexical input: in the parse worker, or from the stored tables. */
 /** A stored file's lexical input. */
 function storedInput(store: IndexStore, path: string): LexicalInput {
   return lexicalInput(store.parse.parsed(path), store.parse.terms(path));
 }
 
+/** A file's lexical input: in the parse worker, or from the stored tables. */
 export function lexicalInput(parsed: ParsedFile | null | undefined, terms: TermStats | undefined): LexicalInput {
   const tf = terms?.tf ?? {};
   const list = Object.keys(tf);
