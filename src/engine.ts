@@ -1,11 +1,11 @@
 import { statSync } from "node:fs";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
-import type { IndexStats } from "./core/types.js";
+import type { IndexStats, RunOptions } from "./core/types.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
-import { runIndex, type RunOptions } from "./indexing/indexer.js";
+import { runIndex } from "./indexing/indexer.js";
 import { attachNotes, type ContextWithNotes } from "./notes/attach.js";
 import { Notebook } from "./notes/notebook.js";
 import type { NoteView } from "./notes/types.js";

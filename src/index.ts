@@ -9,7 +9,7 @@ export type { RuntimeOptions } from "./runtime/runtime.js";
 export { DEFAULT_RANKING } from "./query/ranking-config.js";
 export type { PackConfig, RankingConfig, RankingOverrides } from "./query/ranking-config.js";
 export type { ContextResult, RankedFile, RankResult, SearchHit, SignalEvidence, SignalName, Span, SpanKind } from "./query/types.js";
-export type { RunOptions } from "./indexing/indexer.js";
+export type { RunOptions } from "./core/types.js";
 export type { CallHit, CallsResult, ImpactNode, ImpactResult, OverviewResult, RelatedResult, SymbolLocation, SymbolLookup } from "./graph/types.js";
 export type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "./store/types.js";
 export type { Note, NoteTarget, NoteView } from "./notes/types.js";

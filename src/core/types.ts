@@ -181,3 +181,11 @@ export type ProgressEvent =
   | { stage: "embed"; done: number; total: number; embedded: number }
   | { stage: "download"; model: string; file: string; received: number; total: number | null }
   | { stage: "done"; ms: number };
+
+/** How a caller follows and controls an index run (inline or in the index thread). */
+export interface RunOptions {
+  onProgress?: (event: ProgressEvent) => void;
+  signal?: AbortSignal;
+  /** Wait for a concurrent writer (default true) or fail with `LOCKED`. */
+  wait?: boolean;
+}

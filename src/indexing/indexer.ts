@@ -1,6 +1,6 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { Config } from "../core/config.js";
-import type { IndexStats, ProgressEvent, SemanticStats, SkipReason } from "../core/types.js";
+import type { IndexStats, ProgressEvent, RunOptions, SemanticStats, SkipReason } from "../core/types.js";
 import type { Embedder } from "../runtime/embed/types.js";
 import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
 import { ensureIndexDir, IndexStore } from "../store/store.js";
@@ -17,13 +17,6 @@ import { PROTOCOL_VERSION, type GitResult, type GitTask, type ParseResult, type 
 import { walk } from "./walk.js";
 
 /** How a caller follows and controls an index run. */
-export interface RunOptions {
-  onProgress?: (event: ProgressEvent) => void;
-  signal?: AbortSignal;
-  /** Wait for a concurrent writer (default true) or fail with `LOCKED`. */
-  wait?: boolean;
-}
-
 /**
  * The indexing orchestrator: lock -> walk -> plan -> (parse pool ‖ git-log worker) -> lexical
  * snapshot. It only sequences stages; each stage lives in its own module.

@@ -2,18 +2,11 @@ import { Worker, type MessagePort } from "node:worker_threads";
 import type { Config } from "../core/config.js";
 import type { KeepAlive } from "../core/embedding-settings.js";
 import { ContextSmithError } from "../core/errors.js";
-import type { IndexStats, ProgressEvent } from "../core/types.js";
+import type { IndexStats, ProgressEvent, RunOptions } from "../core/types.js";
 import type { EmbedKind, Embedder, Provenance } from "./embed/types.js";
 import { INDEX_PROTOCOL_VERSION, type FromIndexThread, type ToIndexThread } from "./index-protocol.js";
 import { Resident } from "./resident.js";
 import { workerFile } from "./worker-file.js";
-
-/** How a caller follows and controls a run in the index thread. */
-export interface ThreadRunOptions {
-  onProgress?: (event: ProgressEvent) => void;
-  signal?: AbortSignal;
-  wait?: boolean;
-}
 
 interface PendingRun {
   embedder: Embedder | null;
@@ -45,7 +38,7 @@ export class IndexThread {
   }
 
   /** Runs `runIndex(config)` in the index thread; `embedder` (of this thread) makes its vectors. */
-  run(config: Config, embedder: Embedder | null, options: ThreadRunOptions = {}): Promise<IndexStats> {
+  run(config: Config, embedder: Embedder | null, options: RunOptions = {}): Promise<IndexStats> {
     return this.#worker.use(
       (worker) =>
         new Promise<IndexStats>((resolve, reject) => {
