@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { languageOf } from "../core/languages.js";
+import { RepoFiles } from "../core/repo-file.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
 import { encodeGraph } from "../graph/codec.js";
 import { dirOf, fileModuleKeys, ModuleResolver, PACKAGE_KEY } from "../graph/modules.js";
@@ -148,10 +147,12 @@ function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[])
 /** Package name -> folder, from the package.json files of the index (a JS/TS monorepo's workspaces). */
 function workspacePackages(store: IndexStore, root: string): Map<string, string> {
   const packages = new Map<string, string>();
+  const files = new RepoFiles(root);
   for (const path of store.allPaths()) {
-    if (!isPackageJson(path)) continue;
+    const record = isPackageJson(path) ? store.file(path) : undefined;
+    if (!record) continue;
     try {
-      const { name } = JSON.parse(readFileSync(join(root, path), "utf8")) as { name?: unknown };
+      const { name } = JSON.parse(files.readText(path, { maxBytes: record.size, expectHash: record.hash }) ?? "") as { name?: unknown };
       // The shallowest package.json wins a name that test fixtures reuse.
       const dir = dirOf(path);
       const known = packages.get(typeof name === "string" ? name : "");

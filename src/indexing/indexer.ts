@@ -230,7 +230,7 @@ async function parseAndCommit(
             version: PROTOCOL_VERSION,
             root: config.root,
             files: batch,
-            limits: { maxLineChars: config.maxLineChars, maxMeanLineChars: config.maxMeanLineChars },
+            limits: { maxFileBytes: config.maxFileBytes, maxLineChars: config.maxLineChars, maxMeanLineChars: config.maxMeanLineChars },
             lexical: builder !== null,
           };
           let result: ParseResult;

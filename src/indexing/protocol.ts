@@ -5,10 +5,12 @@
 import type { FileUpdate } from "../store/types.js";
 import type { PlannedRead } from "./plan.js";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Limits the parse stage applies to file contents. */
 export interface ContentLimits {
+  /** Files larger than this when they are read (they may have grown since the walk) are skipped as `too-large`. */
+  maxFileBytes: number;
   maxLineChars: number;
   maxMeanLineChars: number;
 }

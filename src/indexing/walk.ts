@@ -1,8 +1,9 @@
-import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { execa } from "execa";
 import ignore, { type Ignore } from "ignore";
 import { classifyPath } from "../core/languages.js";
+import { RepoFiles } from "../core/repo-file.js";
 import type { Language, SkipReason } from "../core/types.js";
 
 /** A file the walk found worth reading. */
@@ -76,7 +77,7 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
       else consider(path, lstatOrNull(prefix + path));
     }
   } else {
-    walkDirectory(options.root, "", [], consider);
+    walkDirectory(new RepoFiles(options.root), options.root, "", [], consider);
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped, git: listed !== null };
@@ -131,15 +132,19 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
+/** A .gitignore larger than this is not a list of patterns anyone wrote. */
+const MAX_IGNORE_BYTES = 1024 * 1024;
+
 interface Rules {
   base: string;
   ig: Ignore;
 }
 
-function walkDirectory(root: string, dir: string, inherited: Rules[], consider: (path: string, stat: Stats | null) => void): void {
+function walkDirectory(files: RepoFiles, root: string, dir: string, inherited: Rules[], consider: (path: string, stat: Stats | null) => void): void {
   const abs = dir ? join(root, dir) : root;
   let rules = inherited;
-  const gitignore = readOptional(join(abs, ".gitignore"));
+  // A .gitignore that is a link (out of the root, or anywhere) is not read.
+  const gitignore = files.readText(dir ? `${dir}/.gitignore` : ".gitignore", { maxBytes: MAX_IGNORE_BYTES });
   if (gitignore !== null) rules = [...inherited, { base: dir, ig: ignore().add(gitignore) }];
   let entries;
   try {
@@ -153,7 +158,7 @@ function walkDirectory(root: string, dir: string, inherited: Rules[], consider: 
     const isDir = entry.isDirectory();
     if (isDir && (ALWAYS_SKIPPED_DIRS.has(entry.name) || FALLBACK_SKIPPED_DIRS.has(entry.name))) continue;
     if (isIgnored(rules, path, isDir)) continue;
-    if (isDir) walkDirectory(root, path, rules, consider);
+    if (isDir) walkDirectory(files, root, path, rules, consider);
     else consider(path, lstatOrNull(join(root, path)));
   }
 }
@@ -170,10 +175,4 @@ function isIgnored(rules: Rules[], path: string, isDir: boolean): boolean {
   return ignored;
 }
 
-function readOptional(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
+

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
+import { RepoFiles } from "../core/repo-file.js";
 import { SymbolFinder, symbolQuery } from "../graph/lookup.js";
 import type { Span } from "../query/types.js";
 import { indexedPath, repoRelative } from "../store/repo-paths.js";
@@ -22,16 +21,15 @@ export class Notebook {
     this.#root = root;
     this.#store = store;
     const finder = (this.#finder = store ? new SymbolFinder(store) : null);
+    const files = new RepoFiles(root);
     this.#env = {
       fileHash: (path) => store?.file(path)?.hash ?? null,
       symbols: (path) => store?.parse.symbols(path) ?? [],
       definers: (name) => finder?.definers(name) ?? [],
+      // The file as indexed (its size and hash): the stored symbol lines are its lines.
       lines: (path) => {
-        try {
-          return readFileSync(join(root, path), "utf8").split("\n");
-        } catch {
-          return null;
-        }
+        const record = store?.file(path);
+        return record ? (files.readText(path, { maxBytes: record.size, expectHash: record.hash })?.split("\n") ?? null) : null;
       },
     };
   }

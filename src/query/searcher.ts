@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { RepoFiles } from "../core/repo-file.js";
 import type { ParsedFile, SymbolInfo } from "../core/types.js";
 import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
@@ -49,7 +48,7 @@ export interface RankOptions {
  */
 export class Searcher {
   readonly #store: IndexStore;
-  readonly #root: string;
+  readonly #files: RepoFiles;
   readonly #config: RankingConfig;
   #lexical: LexicalIndex | undefined;
   #history: HistoryIndex | undefined;
@@ -65,7 +64,7 @@ export class Searcher {
 
   constructor(store: IndexStore, root: string, config: RankingConfig) {
     this.#store = store;
-    this.#root = root;
+    this.#files = new RepoFiles(root);
     this.#config = config;
   }
 
@@ -209,15 +208,17 @@ export class Searcher {
     return bounded(this.#parsed, path, () => this.#store.parse.parsed(path));
   }
 
-  /** A file's text as indexed, memoised (a warm process packs the same files for many tasks). */
+  /**
+   * A file's text as indexed, memoised (a warm process packs the same files for many tasks). A file
+   * that is gone, changed since it was indexed (its hash), or became a link is not shown: never
+   * under another version's line numbers, never from outside the repository.
+   */
   #fileText(path: string): FileText | null {
     return bounded(this.#texts, path, () => {
       const record = this.#store.file(path);
-      try {
-        return record && !record.skipped ? fileText(path, record.language, readFileSync(join(this.#root, path), "utf8")) : null;
-      } catch {
-        return null; // deleted since it was indexed: nothing to show
-      }
+      if (!record || record.skipped) return null;
+      const text = this.#files.readText(path, { maxBytes: record.size, expectHash: record.hash });
+      return text === null ? null : fileText(path, record.language, text);
     });
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import { TempRepo } from "../helpers/repo.js";
@@ -15,6 +18,31 @@ describe("Engine queries", () => {
     repo = TempRepo.create(SHOP_FILES, { git: false });
     return (engine = new Engine(repo.root, { jobs: 1, git: false }));
   };
+
+  it("never shows a file replaced by a link out of the repository, nor a file changed since it was indexed", async () => {
+    const e = open();
+    await e.index();
+    const outside = mkdtempSync(join(tmpdir(), "ctxsmith-outside-"));
+    try {
+      writeFileSync(join(outside, "passwd"), "root:x:0:0:TOP-SECRET-LINE:/root:/bin/bash\n");
+      // As an MCP server between two refreshes would see them: the index still lists both files.
+      rmSync(repo!.path("shop/payments/retry.py"));
+      symlinkSync(join(outside, "passwd"), repo!.path("shop/payments/retry.py"));
+      repo!.write({ "shop/payments/card.py": `# moved down\n\n\n${SHOP_FILES["shop/payments/card.py"]}` });
+      const linked = await e.context("retry policy for declined cards RetryPolicy next_delay", { refresh: false, budget: 4000 });
+      expect(linked.text).not.toContain("TOP-SECRET-LINE");
+      expect(linked.files).not.toContain("shop/payments/retry.py");
+      // A changed file is left out rather than shown under the old line numbers.
+      const changed = await e.context("charge_card gateway_charge", { refresh: false, budget: 4000 });
+      expect(changed.files).not.toContain("shop/payments/card.py");
+      // After a refresh the link is not indexed and the edit is shown where it now is.
+      const fresh = await e.context("charge_card gateway_charge", { budget: 4000 });
+      expect(fresh.text).not.toContain("TOP-SECRET-LINE");
+      expect(fresh.text).toContain("6|def charge_card(card, amount):");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
 
   it("builds the index on the first query, with progress", async () => {
     const e = open();

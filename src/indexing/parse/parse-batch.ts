@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { Packr } from "msgpackr";
 import { ContextSmithError } from "../../core/errors.js";
+import { RepoFiles } from "../../core/repo-file.js";
 import { termStats } from "../../core/tokenize.js";
 import { lexicalInput } from "../../store/lexical.js";
 import type { FileUpdate } from "../../store/types.js";
@@ -27,20 +25,18 @@ export function parseBatch(grammars: Grammars, task: ParseTask): ParseResult {
     throw new ContextSmithError("WORKER_FAILED", `parse worker speaks protocol ${PROTOCOL_VERSION}, task is ${task.version}: rebuild the project`);
   }
   const warnings: string[] = [];
-  const updates = task.files.map((file) => parseOne(grammars, task, file, warnings));
+  const files = new RepoFiles(task.root);
+  const updates = task.files.map((file) => parseOne(grammars, files, task, file, warnings));
   return { updates, warnings };
 }
 
-function parseOne(grammars: Grammars, task: ParseTask, file: PlannedRead, warnings: string[]): FileUpdate {
-  const { root, limits } = task;
+function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: PlannedRead, warnings: string[]): FileUpdate {
+  const { limits } = task;
   const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs };
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(join(root, file.path));
-  } catch {
-    return { kind: "skip", ...base, hash: "", reason: "unreadable" };
-  }
-  const hash = createHash("sha256").update(bytes).digest("hex");
+  // The walk saw a regular file; by now it may be a link, a FIFO or much larger.
+  const read = files.read(file.path, { maxBytes: limits.maxFileBytes });
+  if (!read.ok) return { kind: "skip", ...base, hash: "", reason: read.reason === "too-large" ? "too-large" : read.reason === "link" ? "symlink" : "unreadable" };
+  const { bytes, hash } = read;
   if (hash === file.expectHash) return { kind: "touch", ...base };
   const skip = (reason: Extract<FileUpdate, { kind: "skip" }>["reason"]): FileUpdate => ({ kind: "skip", ...base, hash, reason });
   if (bytes.subarray(0, BINARY_PROBE).includes(0)) return skip("binary");
