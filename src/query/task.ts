@@ -24,11 +24,19 @@ const STOPWORDS = new Set(
 
 /** Extensions of files a task may name. */
 const FILE_EXT = "py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs|kt|c|cc|cpp|h|hpp|rb|php|cs|swift|scala|md|rst|txt|toml|cfg|ini|yaml|yml|json";
-const PATH_RE = new RegExp(String.raw`(?:[A-Za-z]:)?[\w.~@+-]*(?:[\\/][\w.@+-]+)*\.(?:${FILE_EXT})\b`, "g");
-const PY_FRAME_RE = /File "([^"]+)", line (\d+)(?:, in ([\w<>.$]+))?/g;
-const LINE_REF_RE = new RegExp(String.raw`((?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:${FILE_EXT})):(\d+)(?::\d+)?`, "g");
-const JS_FRAME_RE = /at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+):(\d+):\d+\)?/g;
-const DOTTED_RE = /\b[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+\b/g;
+// Every pattern below is linear in the text: the path patterns start only at the start of a run of
+// their characters or after a slash (a lookbehind), so a failing attempt is not retried from every
+// position inside a name; quoted frames are bounded; and the text they scan has no run of
+// non-space characters longer than MAX_REF_CHARS (see scannable), which bounds what is left.
+const PATH_RE = new RegExp(String.raw`(?<![\w.~@+-])(?:[A-Za-z]:)?[\w.~@+-]*(?:[\\/][\w.@+-]+)*\.(?:${FILE_EXT})\b`, "g");
+const PY_FRAME_RE = /File "([^"\n]{1,500})", line (\d{1,9})(?:, in ([\w<>.$]{1,200}))?/g;
+const LINE_REF_RE = new RegExp(String.raw`(?<![\w.~@+-])((?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:${FILE_EXT})):(\d{1,9})(?::\d+)?`, "g");
+const JS_FRAME_RE = /at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+):(\d{1,9}):\d+\)?/g;
+const DOTTED_RE = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b/g;
+/** Longer runs of non-space characters are data (base64, minified code, a pasted blob), never a reference to code. */
+const MAX_REF_CHARS = 512;
+/** Longer lines are no package listing. */
+const MAX_PACKAGE_LINE = 200;
 const BACKTICK_RE = /`{1,3}([^`\n]{1,200})`{1,3}/g;
 const IDENT_RE = /\b[A-Za-z_$][\w$]*\b/g;
 const CALL_RE = /\b([A-Za-z_$][\w$]*)\s*\(/g;
@@ -52,7 +60,7 @@ const PACKAGE_LINE = /^\s*[\w.-]+(?:\s+|==)v?\d+(?:\.\w+)+\S*(?:\s+\S+)?\s*$/;
  */
 function withoutEnvironmentDumps(text: string): string {
   const lines = text.split("\n");
-  const kept = lines.filter((line) => !PACKAGE_LINE.test(line));
+  const kept = lines.filter((line) => line.length > MAX_PACKAGE_LINE || !PACKAGE_LINE.test(line));
   return kept.length === lines.length ? text : kept.join("\n");
 }
 
@@ -69,27 +77,28 @@ export function isDocPath(path: string): boolean {
 
 /** Parses a task text. */
 export function parseTask(text: string): TaskQuery {
-  const frames = findFrames(text);
+  const scan = scannable(text);
+  const frames = findFrames(scan);
   const framePaths = new Set(frames.map((f) => f.path));
-  const paths = unique([...text.matchAll(PATH_RE)].map((m) => trimPath(m[0])).filter((p) => p.length > 0 && !framePaths.has(p)));
+  const paths = unique([...scan.matchAll(PATH_RE)].map((m) => trimPath(m[0])).filter((p) => p.length > 0 && !framePaths.has(p)));
   const pathSet = new Set(paths);
 
   const dotted = unique(
-    [...text.matchAll(DOTTED_RE)]
+    [...scan.matchAll(DOTTED_RE)]
       .map((m) => m[0])
       .filter((d) => !NOT_DOTTED.test(d) && !pathSet.has(d) && !/\.(?:com|org|net|io|html?)$/i.test(d) && !isFileName(d)),
   );
 
   const identifiers = new Set<string>();
-  for (const m of text.matchAll(BACKTICK_RE)) {
+  for (const m of scan.matchAll(BACKTICK_RE)) {
     for (const id of m[1]!.matchAll(IDENT_RE)) if (id[0].length > 2) identifiers.add(id[0]);
   }
   for (const d of dotted) for (const part of d.split(".")) if (looksLikeCode(part) || /^[A-Z]/.test(part)) identifiers.add(part);
   // Names called in a snippet say which APIs are involved, but a snippet is as often the code to
   // add as the code that fails: they are code words (the exact-name signal), not references.
   const codeWords = new Set(identifiers);
-  for (const m of text.matchAll(CALL_RE)) if (m[1]!.length > 2) codeWords.add(m[1]!);
-  for (const m of text.matchAll(IDENT_RE)) if (looksLikeCode(m[0])) codeWords.add(m[0]);
+  for (const m of scan.matchAll(CALL_RE)) if (m[1]!.length > 2) codeWords.add(m[1]!);
+  for (const m of scan.matchAll(IDENT_RE)) if (looksLikeCode(m[0])) codeWords.add(m[0]);
 
   const counts = new Map<string, number>();
   for (const token of tokenize(withoutEnvironmentDumps(text))) {
@@ -115,6 +124,14 @@ export function parseTask(text: string): TaskQuery {
     aboutTests: mentionsTestPath || TEST_WORDS.test(text),
     aboutDocs: DOC_WORDS.test(text) || paths.some((p) => isDocPath(p)),
   };
+}
+
+/** The text with every run of non-space characters longer than {@link MAX_REF_CHARS} blanked out. */
+function scannable(text: string): string {
+  let long = false;
+  const runs = /\S+/g;
+  for (let m = runs.exec(text); m !== null && !long; m = runs.exec(text)) long = m[0].length > MAX_REF_CHARS;
+  return long ? text.replace(/\S+/g, (run) => (run.length > MAX_REF_CHARS ? " " : run)) : text;
 }
 
 function findFrames(text: string): FrameRef[] {

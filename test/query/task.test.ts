@@ -3,6 +3,37 @@ import { isTestPath } from "../../src/core/languages.js";
 import { isDocPath, parseTask } from "../../src/query/task.js";
 
 describe("parseTask", () => {
+  // Before the patterns were made linear, one 200,000-character token kept the parser busy for
+  // minutes (0.55 s at 10,000 characters, 7.3 s at 40,000): these finish within the test timeout.
+  it("reads a task of one 200,000-character token, and still finds the references around it", () => {
+    for (const blob of ["a".repeat(200_000), "a/".repeat(100_000), "a.".repeat(100_000), "x:".repeat(100_000), 'File "'.repeat(40_000)]) {
+      const task = parseTask(`Crash in shop/cart.py:12 ${blob} see \`RetryPolicy.next_delay\``);
+      expect(task.frames.map((f) => [f.path, f.line])).toEqual([["shop/cart.py", 12]]);
+      expect(task.dotted).toContain("RetryPolicy.next_delay");
+    }
+  });
+
+  it("reads a task of 200,000 characters of random words and paths", () => {
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const words: string[] = [];
+    for (let length = 0; length < 200_000; ) {
+      const word = random() < 0.05 ? `pkg${Math.floor(random() * 100)}/mod_${Math.floor(random() * 100)}.py` : Math.floor(random() * 1e12).toString(36);
+      words.push(word);
+      length += word.length + 1;
+    }
+    words.push("src/checkout/coupon.ts");
+    const task = parseTask(words.join(random() < 2 ? " " : "\n"));
+    expect(task.paths).toContain("src/checkout/coupon.ts");
+    expect(task.paths.length).toBeGreaterThan(100);
+  });
+
+  it("takes a path from a URL, and no drive letter from the middle of a word", () => {
+    const task = parseTask("See https://github.com/acme/shop/blob/main/src/shop/cart.py and logs:multipart.py:604");
+    expect(task.paths).toContain("/github.com/acme/shop/blob/main/src/shop/cart.py");
+    expect(task.frames.map((f) => f.path)).toEqual(["multipart.py"]);
+  });
+
   it("reads Python traceback frames in order, with line and function", () => {
     const task = parseTask(
       'Traceback (most recent call last):\n  File "/home/me/proj/shop/cart.py", line 12, in add\n    total()\n  File "/usr/lib/python3/site-packages/shop/pricing.py", line 40, in total\nKeyError: 1',
