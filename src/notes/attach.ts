@@ -10,9 +10,14 @@ export interface ContextWithNotes extends ContextResult {
   notes?: NoteView[];
 }
 
+/** Re-packs of the code to make room for notes, at most. */
+const MAX_REPACKS = 2;
+
 /**
  * Adds the notes of `all` pinned to the code a packed context shows, within the same budget: when
- * they do not fit beside the code, the code is packed again (`repack`) into what the notes leave.
+ * they do not fit beside the code, the code is packed again (`repack`) into the room the notes
+ * leave, as long as that keeps at least half the budget for code; otherwise the longest note is let
+ * go (a long note never hides the short ones). The result reports the budget asked for.
  */
 export async function attachNotes(
   packed: ContextResult,
@@ -21,21 +26,30 @@ export async function attachNotes(
   counter: AsyncTokenCounter,
 ): Promise<ContextWithNotes> {
   if (all.length === 0) return packed;
+  const budget = packed.budget;
   let result = packed;
   let notes = Notebook.shownIn(all, result.spans);
-  for (let attempt = 0; notes.length > 0 && attempt < 3; attempt++) {
+  // Each round fits, re-packs (at most MAX_REPACKS times) or lets a note go: it ends.
+  for (let repacks = 0; notes.length > 0; ) {
     const text = `${result.text}\n${renderNotes(notes)}`;
     const tokens = await counter.count(text);
-    if (tokens <= result.budget) return { ...result, text, tokens, notes };
-    if (attempt === 0) {
-      // Notes on the code shown come first: make room for them, then keep those still shown.
-      const room = result.budget - (tokens - result.tokens);
-      if (room < result.budget / 2) notes = notes.slice(0, Math.max(0, notes.length - 1));
-      else {
-        result = await repack(room);
-        notes = Notebook.shownIn(all, result.spans);
-      }
-    } else notes = notes.slice(0, notes.length - 1);
+    if (tokens <= budget) return { ...result, budget, text, tokens, notes };
+    const room = budget - (tokens - result.tokens);
+    if (repacks < MAX_REPACKS && room >= budget / 2) {
+      repacks++;
+      result = await repack(room);
+      // The code packed into less room may no longer show what some notes are pinned to.
+      notes = Notebook.shownIn(notes, result.spans);
+    } else notes = withoutLongest(notes);
   }
-  return result;
+  // No note fits: the code keeps the whole budget.
+  return packed;
+}
+
+function withoutLongest(notes: readonly NoteView[]): NoteView[] {
+  let longest = 0;
+  notes.forEach((n, i) => {
+    if (n.text.length > notes[longest]!.text.length) longest = i;
+  });
+  return notes.filter((_, i) => i !== longest);
 }

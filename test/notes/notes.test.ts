@@ -95,4 +95,46 @@ describe("notes", () => {
     }
     expect((await e.context("Gateway send retries the amount", { budget: 400 })).notes).toHaveLength(1);
   });
+
+  describe("in a context that fills its budget", () => {
+    // A file big enough to fill 20,000 tokens, all of it about the task.
+    const ledger = Array.from({ length: 500 }, (_, i) => `def ledger_amount_${i}(entries, retries=${i}):\n    """Sums the ledger amount after ${i} retries."""\n    total = sum(e.amount for e in entries)\n    return total * retries + ${i}\n`).join("\n");
+    const task = "ledger amount after retries is wrong";
+
+    async function big(): Promise<Engine> {
+      repo = TempRepo.create({ ...PYTHON, "shop/ledger.py": ledger });
+      engine = new Engine(repo.root, { jobs: 1, git: false });
+      await engine.index();
+      return engine;
+    }
+
+    it("shows notes of 200 to 2,000 characters at 2k to 20k tokens, reporting the budget asked for", async () => {
+      const e = await big();
+      for (const length of [200, 500, 1000, 2000]) {
+        for (const n of await e.notes()) e.removeNote(n.id);
+        const text = `NOTE-${length} ${"amounts are in cents, never dollars. ".repeat(length / 37)}`.slice(0, length).trim();
+        await e.addNote(text, { path: "shop/ledger.py" });
+        for (const budget of [2000, 4000, 8000, 20000]) {
+          const result = await e.context(task, { budget });
+          expect(result.budget).toBe(budget);
+          expect(result.tokens).toBeLessThanOrEqual(budget);
+          expect(result.notes?.map((n) => n.text), `${length} characters at ${budget} tokens`).toEqual([text]);
+          expect(result.text).toContain(`NOTE-${length}`);
+          expect(await e.countTokens(result.text)).toBe(result.tokens);
+        }
+      }
+    });
+
+    it("lets a note too long for the budget go, and keeps the short notes on the same file", async () => {
+      const e = await big();
+      const long = await e.addNote(`LONG-NOTE ${"this note is far too long for the budget. ".repeat(80)}`, { path: "shop/ledger.py" });
+      const short = await e.addNote("SHORT-NOTE amounts are in cents", { path: "shop/ledger.py" });
+      const result = await e.context(task, { budget: 1000 });
+      expect(result.notes?.map((n) => n.id)).toEqual([short.id]);
+      expect(result.tokens).toBeLessThanOrEqual(1000);
+      expect(result.budget).toBe(1000);
+      const roomy = await e.context(task, { budget: 20000 });
+      expect(roomy.notes?.map((n) => n.id).sort()).toEqual([long.id, short.id].sort());
+    });
+  });
 });
