@@ -78,9 +78,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   };
   const freshness = new Freshness(engine, { minIntervalMs: options.minRefreshMs, onProgress });
   server = createMcpServer({ engine, freshness, log }, options.version);
-  const transport = new StdioServerTransport(options.input, options.output);
+  const input = options.input ?? process.stdin;
+  const transport = new StdioServerTransport(input, options.output);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
+    // The transport does not hear its input end: a client that closes stdin has disconnected.
+    input.once("end", () => resolve());
   });
   server.server.oninitialized = () => {
     if (IndexStore.exists(engine.config.indexDir)) return;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "../helpers/cli.js";
+import { CLI, runCli } from "../helpers/cli.js";
 import { TempRepo } from "../helpers/repo.js";
 import { PYTHON } from "../graph/fixtures.js";
 
@@ -121,5 +121,12 @@ describe("ctxsmith serve (MCP over stdio, driven by the SDK's client)", () => {
 
   it("keeps stdout for the protocol: logs go to stderr", () => {
     expect(stderr).toContain("contextsmith: serving");
+  });
+
+  it("exits 0 when the client closes its stdin (it exited 13: nothing heard the input end)", () => {
+    const r = runCli(["serve", "--path", repo.root], { input: "" });
+    expect(r.stderr).toContain("contextsmith: serving");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
   });
 });
