@@ -43,6 +43,8 @@ export interface QueryOptions {
   refresh?: boolean;
   /** Progress of the refresh, when it has work to do. */
   onProgress?: RunOptions["onProgress"];
+  /** How long the refresh waits for another index run holding the lock (see {@link RunOptions.waitTimeoutMs}). */
+  waitTimeoutMs?: number;
   signal?: AbortSignal;
   /** Ranking overrides for this query only. */
   ranking?: RankingOverrides;
@@ -364,7 +366,7 @@ export class Engine {
 
   // One refresh at a time per engine: concurrent queries share the one in flight.
   async #refresh(options: QueryOptions): Promise<void> {
-    this.#refreshing ??= this.index({ onProgress: options.onProgress, signal: options.signal }).finally(() => {
+    this.#refreshing ??= this.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs }).finally(() => {
       this.#refreshing = null;
     });
     try {

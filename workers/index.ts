@@ -29,13 +29,13 @@ port.on("message", (message: ToIndexThread) => {
   }
 });
 
-async function start({ run, version, config, semantic, wait }: Extract<ToIndexThread, { type: "run" }>): Promise<void> {
+async function start({ run, version, config, semantic, wait, waitTimeoutMs }: Extract<ToIndexThread, { type: "run" }>): Promise<void> {
   const cancel = new AbortController();
   const embedder = new PortEmbedder(port, run);
   runs.set(run, { cancel, embedder });
   try {
     if (version !== INDEX_PROTOCOL_VERSION) throw new ContextSmithError("WORKER_FAILED", `index thread protocol ${INDEX_PROTOCOL_VERSION}, run ${version}: rebuild`);
-    const stats = await runIndex(config, semantic ? embedder : null, pools, { wait, signal: cancel.signal, onProgress: (event) => send({ type: "progress", run, event }) });
+    const stats = await runIndex(config, semantic ? embedder : null, pools, { wait, waitTimeoutMs, signal: cancel.signal, onProgress: (event) => send({ type: "progress", run, event }) });
     send({ type: "done", run, stats });
   } catch (error) {
     send({ type: "failed", run, error: ContextSmithError.from(error, "INTERNAL").toJSON() });

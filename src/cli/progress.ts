@@ -4,14 +4,16 @@ export type ProgressMode = "auto" | "bar" | "json" | "none";
 
 /**
  * Renders progress on stderr: a redrawn bar on a terminal, JSON lines for tools
- * (`--progress json`), nothing when piped or `--quiet`.
+ * (`--progress json`), only the lock's news when piped, nothing with `--quiet`.
  */
 export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream = process.stderr): {
   onProgress: (event: ProgressEvent) => void;
   finish: () => void;
 } {
   const effective = mode === "auto" ? (stream.isTTY ? "bar" : "none") : mode;
-  if (effective === "none") return { onProgress: () => undefined, finish: () => undefined };
+  // Piped, a command that waits for another writer (or takes over its lock) still says so: silence
+  // would look like a hang.
+  if (effective === "none") return { onProgress: mode === "auto" ? (e) => void (e.stage === "lock" && stream.write(`contextsmith: ${e.message}\n`)) : () => undefined, finish: () => undefined };
   if (effective === "json") {
     return { onProgress: (e) => stream.write(`${JSON.stringify(e)}\n`), finish: () => undefined };
   }

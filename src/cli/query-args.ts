@@ -10,6 +10,7 @@ export interface QueryArgs {
   path: string;
   "index-dir"?: string;
   refresh: boolean;
+  "wait-timeout"?: number;
   json: boolean;
 }
 
@@ -19,7 +20,21 @@ export function queryOptions<T>(y: Argv<T>) {
     .option("path", { alias: "p", type: "string", default: ".", describe: "Repository root" })
     .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith)" })
     .option("refresh", { type: "boolean", default: true, describe: "Re-index what changed first (--no-refresh reads the index as it is)" })
+    .option("wait-timeout", waitTimeoutOption)
     .option("json", { type: "boolean", default: false, describe: "Print JSON (see README for the contract)" });
+}
+
+/** `--wait-timeout SECONDS`, for every command that may index. */
+export const waitTimeoutOption = {
+  type: "number",
+  describe: "Give up after this many seconds when another index run holds the lock (default: wait while it lives)",
+} as const;
+
+/** `--wait-timeout` in milliseconds. @throws ContextSmithError `INVALID_ARGUMENT` */
+export function waitTimeoutMs(seconds: number | undefined): number | undefined {
+  if (seconds === undefined) return undefined;
+  if (!Number.isFinite(seconds) || seconds < 0) throw new ContextSmithError("INVALID_ARGUMENT", `--wait-timeout must be a number of seconds, not ${seconds}.`);
+  return seconds * 1000;
 }
 
 /** Adds the task sources: a positional text, or `--task-file F` (`-` for stdin). */
@@ -59,7 +74,7 @@ export async function withQueryEngine<R>(args: QueryArgs, io: CliIO, work: (engi
   // A first query builds the index: that takes a while on a big repository, so show it.
   const progress = progressRenderer("auto", io.stderr);
   try {
-    return await work(engine, { refresh: args.refresh, onProgress: progress.onProgress, signal: io.signal });
+    return await work(engine, { refresh: args.refresh, waitTimeoutMs: waitTimeoutMs(args["wait-timeout"]), onProgress: progress.onProgress, signal: io.signal });
   } finally {
     progress.finish();
     await engine.close();

@@ -188,4 +188,6 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Wait for a concurrent writer (default true) or fail with `LOCKED`. */
   wait?: boolean;
+  /** Stop waiting for a concurrent writer after this long, with `LOCKED` (default: as long as it lives). */
+  waitTimeoutMs?: number;
 }

@@ -10,7 +10,7 @@ import { VectorCache } from "../store/vector-cache.js";
 import { updateEmbeddings } from "./embed-stage.js";
 import { gitHead } from "./git/log.js";
 import { updateGraph } from "./graph-stage.js";
-import { acquireWriteLock } from "../runtime/lock.js";
+import { acquireWriteLock, describeOwner } from "../runtime/lock.js";
 import { planRun, type Plan, type PlannedRead } from "./plan.js";
 import { createPool, type ParsePools } from "../runtime/pools.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask, type ParseResult, type ParseTask } from "./protocol.js";
@@ -47,11 +47,18 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
   } catch (error) {
     throw new ContextSmithError("IO_ERROR", `Cannot create the index folder ${config.indexDir}: ${(error as Error).message}. Point --index-dir somewhere writable.`);
   }
+  const lockWarnings: string[] = [];
   const lock = await time("lock", () =>
     acquireWriteLock(config.indexDir, {
       wait: options.wait ?? true,
+      waitTimeoutMs: options.waitTimeoutMs,
       signal: options.signal,
-      onWait: (owner) => emit({ stage: "lock", message: `waiting for another index run (pid ${owner.pid}) to finish…` }),
+      onWait: (owner) => emit({ stage: "lock", message: `waiting for another index run (${describeOwner(owner)}) to finish…` }),
+      onTakeover: (owner, why) => {
+        const message = `took over the write lock of ${describeOwner(owner)}: ${why}`;
+        lockWarnings.push(message);
+        emit({ stage: "lock", message });
+      },
     }),
   );
   let store: IndexStore | undefined;
@@ -59,7 +66,7 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
   try {
     const opened = await time("open", () => IndexStore.openForWrite(config.indexDir));
     store = opened.store;
-    const warnings: string[] = opened.reason ? [opened.reason] : [];
+    const warnings: string[] = [...lockWarnings, ...(opened.reason ? [opened.reason] : [])];
 
     const walked = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
     emit({ stage: "walk", files: walked.files.length });

@@ -9,7 +9,7 @@ import type { Config } from "../core/config.js";
 import type { IndexStats, ProgressEvent } from "../core/types.js";
 import type { EmbedKind, Provenance } from "./embed/types.js";
 
-export const INDEX_PROTOCOL_VERSION = 1;
+export const INDEX_PROTOCOL_VERSION = 2;
 
 /** An error as it crosses the thread boundary (see ContextSmithError.toJSON). */
 export interface WireError {
@@ -19,7 +19,7 @@ export interface WireError {
 
 /** Serving thread -> index thread. */
 export type ToIndexThread =
-  | { type: "run"; version: number; run: number; config: Config; semantic: boolean; wait: boolean }
+  | { type: "run"; version: number; run: number; config: Config; semantic: boolean; wait: boolean; waitTimeoutMs: number | undefined }
   | { type: "cancel"; run: number }
   /** The answer to an embedder call of a run. */
   | { type: "embedder"; run: number; call: number; provenance?: Provenance; vectors?: Float32Array[]; error?: WireError };

@@ -53,7 +53,7 @@ export class IndexThread {
           };
           this.#runs.set(run, { embedder, onProgress: options.onProgress ?? (() => undefined), resolve: settle(resolve), reject: settle(reject) });
           worker.ref();
-          post(worker, { type: "run", version: INDEX_PROTOCOL_VERSION, run, config, semantic: embedder !== null, wait: options.wait ?? true });
+          post(worker, { type: "run", version: INDEX_PROTOCOL_VERSION, run, config, semantic: embedder !== null, wait: options.wait ?? true, waitTimeoutMs: options.waitTimeoutMs });
           if (options.signal?.aborted) onAbort();
         }),
     );

@@ -1,12 +1,21 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ContextSmithError } from "../core/errors.js";
 
 const LOCK_FILE = "write.lock";
+/** How often a holder touches its lock file (its heartbeat)... */
+const HEARTBEAT_MS = 10_000;
+/**
+ * ...and how old a heartbeat may be before the lock is stale whoever it names: another host's
+ * process, or a live pid that is not the writer (a lock restored from a CI cache names the pid of
+ * a job long gone, which may be PID 1 of this container). Long enough for a holder's event loop
+ * to be busy for a while.
+ */
+const STALE_MS = 120_000;
 
-interface LockOwner {
+export interface LockOwner {
   pid: number;
   host: string;
   startedAt: number;
@@ -15,10 +24,17 @@ interface LockOwner {
 export interface LockOptions {
   /** Wait for another writer to finish (default) or fail at once with `LOCKED`. */
   wait: boolean;
+  /** Give up waiting after this long with `LOCKED` (default: wait as long as the holder lives). */
+  waitTimeoutMs?: number;
   /** Called once when the lock is held by someone else and we start waiting. */
   onWait?: (owner: LockOwner) => void;
+  /** Called when a stale lock is taken over, with why it was stale. */
+  onTakeover?: (owner: LockOwner | null, why: string) => void;
   signal?: AbortSignal;
   pollMs?: number;
+  /** For tests: the heartbeat period and the age past which a lock is stale. */
+  heartbeatMs?: number;
+  staleMs?: number;
 }
 
 /** A held write lock; release it when done (a crashed holder's lock is detected as stale). */
@@ -27,14 +43,17 @@ export interface WriteLock {
 }
 
 /**
- * Keeps two index writers apart: an exclusively created lock file naming its owner. A lock
- * whose owner process is gone (kill -9, power loss) is stale and taken over. Readers never lock:
+ * Keeps two index writers apart: an exclusively created lock file naming its owner, touched every
+ * 10 s while it is held. A lock is stale, and taken over with a warning, when its owner process is
+ * gone (same host) or its heartbeat stopped two minutes ago (any host, any pid). Readers never lock:
  * LMDB gives them a consistent snapshot while a writer works.
  */
 export async function acquireWriteLock(indexDir: string, options: LockOptions): Promise<WriteLock> {
   const path = join(indexDir, LOCK_FILE);
   const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: Date.now() };
   const mine = JSON.stringify(me);
+  const staleMs = options.staleMs ?? STALE_MS;
+  const waitingSince = Date.now();
   let announced = false;
   for (;;) {
     if (options.signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled while waiting for the lock.");
@@ -45,23 +64,20 @@ export async function acquireWriteLock(indexDir: string, options: LockOptions): 
       } finally {
         closeSync(fd);
       }
-      return {
-        release() {
-          // Only remove the lock if it is still ours.
-          if (readOrNull(path) === mine) unlinkSync(path);
-        },
-      };
+      return held(path, mine, options.heartbeatMs ?? HEARTBEAT_MS);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const content = readOrNull(path);
     if (content === null) continue; // released between our attempts
     const owner = parseOwner(content);
-    if (isStale(path, owner)) {
+    const why = staleness(path, owner, staleMs);
+    if (why !== null) {
       // Remove it only if it is still the same stale lock we looked at.
       if (readOrNull(path) === content) {
         try {
           unlinkSync(path);
+          options.onTakeover?.(owner, why);
         } catch {
           // another process removed it first
         }
@@ -69,9 +85,16 @@ export async function acquireWriteLock(indexDir: string, options: LockOptions): 
       continue;
     }
     if (!options.wait) {
-      throw new ContextSmithError("LOCKED", `Another index run (pid ${owner?.pid ?? "?"}) is writing this index. Wait for it, or run without --no-wait.`, {
+      throw new ContextSmithError("LOCKED", `Another index run (${describeOwner(owner)}) is writing this index. Wait for it, or run without --no-wait.`, {
         pid: owner?.pid,
       });
+    }
+    if (options.waitTimeoutMs !== undefined && Date.now() - waitingSince >= options.waitTimeoutMs) {
+      throw new ContextSmithError(
+        "LOCKED",
+        `Gave up after waiting ${Math.round((Date.now() - waitingSince) / 1000)} s for another index run (${describeOwner(owner)}). If no such run exists, delete ${path}.`,
+        { pid: owner?.pid },
+      );
     }
     if (!announced && owner) {
       options.onWait?.(owner);
@@ -79,6 +102,35 @@ export async function acquireWriteLock(indexDir: string, options: LockOptions): 
     }
     await sleep(options.pollMs ?? 200);
   }
+}
+
+/** The held lock: its heartbeat runs until it is released (and never keeps the process alive). */
+function held(path: string, mine: string, heartbeatMs: number): WriteLock {
+  const heartbeat = setInterval(() => {
+    try {
+      if (readOrNull(path) === mine) {
+        const now = new Date();
+        utimesSync(path, now, now);
+      }
+    } catch {
+      // Gone or unwritable: the next writer decides whether it is stale.
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+  return {
+    release() {
+      clearInterval(heartbeat);
+      // Only remove the lock if it is still ours.
+      if (readOrNull(path) === mine) unlinkSync(path);
+    },
+  };
+}
+
+/** `pid 123 on host ci-7, started 5 min ago`. */
+export function describeOwner(owner: LockOwner | null): string {
+  if (!owner) return "an unknown process";
+  const minutes = Math.round((Date.now() - owner.startedAt) / 60_000);
+  return `pid ${owner.pid}${owner.host === hostname() ? "" : ` on host ${owner.host}`}${Number.isFinite(minutes) ? `, started ${minutes} min ago` : ""}`;
 }
 
 function readOrNull(path: string): string | null {
@@ -98,22 +150,27 @@ function parseOwner(content: string): LockOwner | null {
   }
 }
 
-function isStale(path: string, owner: LockOwner | null): boolean {
-  if (!owner) {
-    // Unparsable: a writer crashed between creating and filling the file, or it is being written
-    // right now. Give a live writer a moment before calling it stale.
-    try {
-      return Date.now() - statSync(path).mtimeMs > 5000;
-    } catch {
-      return true;
-    }
-  }
-  if (owner.host !== hostname()) return false; // cannot check another machine's processes
-  if (owner.pid === process.pid) return false; // another writer in this very process
+/** Why the lock is stale, or null while its owner may still be writing. */
+function staleness(path: string, owner: LockOwner | null, staleMs: number): string | null {
+  let age: number;
   try {
-    process.kill(owner.pid, 0);
-    return false;
+    age = Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return "it is gone";
+  }
+  // Unparsable: a writer crashed between creating and filling the file, or it is being written
+  // right now. Give a live writer a moment before calling it stale.
+  if (!owner) return age > 5000 ? "it names no owner" : null;
+  if (owner.host === hostname() && owner.pid !== process.pid && !alive(owner.pid)) return `pid ${owner.pid} is gone`;
+  if (age > staleMs) return `its heartbeat stopped ${Math.round(age / 1000)} s ago`;
+  return null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }

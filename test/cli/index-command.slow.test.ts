@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -105,6 +105,33 @@ describe("ctxsmith index", () => {
     writeFileSync(join(repo.root, ".contextsmith", "write.lock"), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: Date.now() }));
     const r = runCli(["index", repo.root, "--no-wait"]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`Another index run \\(pid ${process.pid}\\) is writing this index`));
+    expect(r.stderr).toMatch(new RegExp(`Another index run \\(pid ${process.pid}, started 0 min ago\\) is writing this index`));
+  });
+
+  it("says it waits even when piped, and gives up after --wait-timeout", () => {
+    repo = TempRepo.create(small);
+    runCli(["index", repo.root, "--quiet"]);
+    writeFileSync(join(repo.root, ".contextsmith", "write.lock"), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: Date.now() }));
+    repo.write({ "b.py": "def b():\n    return 2\n" });
+    const r = runCli(["context", "b", "--path", repo.root, "--wait-timeout", "1"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`contextsmith: waiting for another index run (pid ${process.pid}`);
+    expect(r.stderr).toMatch(/Gave up after waiting 1 s for another index run/);
+  });
+
+  it("takes over a lock restored from another machine's killed job, saying so", () => {
+    repo = TempRepo.create(small);
+    runCli(["index", repo.root, "--quiet"]);
+    const lock = join(repo.root, ".contextsmith", "write.lock");
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: "ci-runner-7", startedAt: Date.now() - 3_600_000 }));
+    const then = new Date(Date.now() - 3_600_000);
+    utimesSync(lock, then, then);
+    repo.write({ "b.py": "def b():\n    return 2\n" });
+    const r = runCli(["context", "def b", "--path", repo.root]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/contextsmith: took over the write lock of pid 1 on host ci-runner-7, started 60 min ago: its heartbeat stopped 3600 s ago/);
+    expect(r.stdout).toContain("def b():");
+    const indexed = runCli(["index", repo.root, "--json"]);
+    expect(JSON.parse(indexed.stdout).files.parsed).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -54,5 +54,44 @@ describe("write lock", () => {
     const pending = acquireWriteLock(dir, { wait: true, pollMs: 20, signal: abort.signal });
     abort.abort();
     await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  /** A lock file as another writer left it, its heartbeat `ageMs` old. */
+  function lockOf(owner: { pid: number; host: string }, ageMs: number): string {
+    const path = join(dir, "write.lock");
+    writeFileSync(path, JSON.stringify({ ...owner, startedAt: Date.now() - ageMs }));
+    const then = new Date(Date.now() - ageMs);
+    utimesSync(path, then, then);
+    return path;
+  }
+
+  it("takes over, with a warning, a lock whose heartbeat stopped: another host's, or a live pid that is not the writer", async () => {
+    for (const owner of [{ pid: 4242, host: "ci-runner-7" }, { pid: 1, host: hostname() }]) {
+      lockOf(owner, 300_000);
+      const taken: string[] = [];
+      const lock = await acquireWriteLock(dir, { wait: false, onTakeover: (o, why) => taken.push(`${o?.pid}: ${why}`) });
+      expect(taken).toEqual([expect.stringMatching(new RegExp(`^${owner.pid}: its heartbeat stopped 30\\d s ago$`))]);
+      lock.release();
+    }
+  });
+
+  it("waits for a lock with a live heartbeat on another host, and gives up after the wait timeout", async () => {
+    lockOf({ pid: 4242, host: "ci-runner-7" }, 0);
+    await expect(acquireWriteLock(dir, { wait: false })).rejects.toMatchObject({ code: "LOCKED" });
+    const waits: number[] = [];
+    const error = await acquireWriteLock(dir, { wait: true, pollMs: 10, waitTimeoutMs: 100, onWait: (o) => waits.push(o.pid) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "LOCKED", message: expect.stringMatching(/Gave up after waiting .*pid 4242 on host ci-runner-7.*delete .*write\.lock/) });
+    expect(waits).toEqual([4242]);
+  });
+
+  it("keeps its own heartbeat while held, so a waiting writer does not take it over", async () => {
+    const lock = await acquireWriteLock(dir, { wait: false, heartbeatMs: 20 });
+    const path = join(dir, "write.lock");
+    const then = new Date(Date.now() - 120_000);
+    utimesSync(path, then, then);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(Date.now() - statSync(path).mtimeMs).toBeLessThan(5_000);
+    await expect(acquireWriteLock(dir, { wait: false, staleMs: 60_000 })).rejects.toMatchObject({ code: "LOCKED" });
+    lock.release();
   });
 });

@@ -4,6 +4,7 @@ import type { IndexStats } from "../../core/types.js";
 import { formatBytes, formatCount, formatMs } from "../../core/format.js";
 import { progressRenderer, type ProgressMode } from "../progress.js";
 import type { CliIO } from "../io.js";
+import { waitTimeoutMs, waitTimeoutOption } from "../query-args.js";
 
 interface IndexArgs {
   path: string;
@@ -13,6 +14,7 @@ interface IndexArgs {
   json: boolean;
   quiet: boolean;
   wait: boolean;
+  "wait-timeout"?: number;
   progress: ProgressMode;
   "max-file-size"?: number;
   "index-dir"?: string;
@@ -32,6 +34,7 @@ export function indexCommand(io: CliIO) {
         .option("max-file-size", { type: "number", describe: "Skip files larger than this many bytes (default 1 MiB)" })
         .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith), e.g. a CI cache folder" })
         .option("wait", { type: "boolean", default: true, describe: "Wait for another index run (--no-wait fails at once)" })
+        .option("wait-timeout", waitTimeoutOption)
         .option("json", { type: "boolean", default: false, describe: "Print the summary as JSON" })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing but errors" })
         .option("progress", {
@@ -49,7 +52,7 @@ export function indexCommand(io: CliIO) {
       });
       const progress = progressRenderer(args.quiet ? "none" : args.progress, io.stderr);
       try {
-        const stats = await engine.index({ onProgress: progress.onProgress, wait: args.wait, signal: io.signal });
+        const stats = await engine.index({ onProgress: progress.onProgress, wait: args.wait, waitTimeoutMs: waitTimeoutMs(args["wait-timeout"]), signal: io.signal });
         progress.finish();
         if (args.json) io.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
         else if (!args.quiet) io.stdout.write(formatIndexSummary(stats));
