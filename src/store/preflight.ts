@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { ContextSmithError } from "../core/errors.js";
 
 /**
  * Checks an LMDB data file's two meta pages before LMDB maps it. LMDB trusts its file (it is
@@ -19,7 +20,11 @@ export function checkDataFile(path: string): string | null {
     return null; // nothing to check; LMDB will create it
   }
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      throw new ContextSmithError("IO_ERROR", `${path} is ${stat.isDirectory() ? "a folder" : "not a regular file"}, not an index file: move it away (or delete it) and run \`ctxsmith index\`.`);
+    }
+    const size = stat.size;
     const head = Buffer.alloc(160);
     if (size < 160 || readSync(fd, head, 0, 160, 0) < 160) return "the index file is truncated";
     if (head.readUInt32LE(24) !== MAGIC) return "the index file is not an LMDB file";

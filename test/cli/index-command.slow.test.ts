@@ -1,4 +1,4 @@
-import { existsSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -133,5 +133,20 @@ describe("ctxsmith index", () => {
     expect(r.stdout).toContain("def b():");
     const indexed = runCli(["index", repo.root, "--json"]);
     expect(JSON.parse(indexed.stdout).files.parsed).toBe(0);
+  });
+
+  it("says in one line what to do when a folder stands where the index file should be, and touches nothing", () => {
+    repo = TempRepo.create(small);
+    runCli(["index", repo.root, "--quiet"]);
+    const data = join(repo.root, ".contextsmith", "index.lmdb");
+    rmSync(data);
+    mkdirSync(data);
+    writeFileSync(join(data, "keep.txt"), "mine");
+    for (const args of [["index", repo.root], ["context", "a", "--path", repo.root]]) {
+      const r = runCli(args);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe(`ctxsmith: ${data} is a folder, not an index file: move it away (or delete it) and run \`ctxsmith index\`.\n`);
+    }
+    expect(existsSync(join(data, "keep.txt"))).toBe(true);
   });
 });
