@@ -46,7 +46,9 @@ export async function main(argv: string[]): Promise<number> {
       .version()
       .wrap(Math.min(100, process.stdout.columns ?? 100))
       .fail((message, error) => {
-        throw error ?? new ContextSmithError("INVALID_ARGUMENT", message);
+        // yargs's own errors (a bad option value, including what an option's coerce refused) are usage errors.
+        if (!error || error.name === "YError") throw new ContextSmithError("INVALID_ARGUMENT", error?.message ?? message);
+        throw error;
       })
       .parseAsync();
     return 0;

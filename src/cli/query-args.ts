@@ -93,7 +93,20 @@ export function printNotices(notices: readonly string[] | undefined, io: CliIO):
 }
 
 /** `--limit` as a positive whole number, or an INVALID_ARGUMENT error. */
-export function positiveLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--limit must be a positive whole number, not ${limit}.`);
-  return limit;
+/**
+ * A positive whole-number option, written in decimal digits: yargs alone reads `0x10` as 16 and
+ * `1e3` as 1000, and passes `2.5` or `-1` on.
+ */
+export function positiveWholeOption(name: string, describe: string, defaultValue: number, alias?: string) {
+  return {
+    ...(alias ? { alias } : {}),
+    type: "string",
+    default: String(defaultValue),
+    describe,
+    coerce: (value: string | number): number => {
+      const text = String(value).trim();
+      if (!/^\d+$/.test(text) || Number(text) < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--${name} must be a positive whole number, not "${value}".`);
+      return Number(text);
+    },
+  } as const;
 }

@@ -80,6 +80,13 @@ describe("ctxsmith context / rank / search", () => {
     const budget = runCli(["context", "cart", "--budget", "0", "--path", repo.root]);
     expect(budget.status).toBe(2);
     expect(budget.stderr).toContain("budget must be a positive whole number");
+    // yargs alone read 0x10 as 16 and 1e3 as 1000.
+    for (const [option, value] of [["--budget", "0x10"], ["--budget", "1e3"], ["--limit", "2.5"], ["--depth", "-1"]] as const) {
+      const command = option === "--limit" ? ["rank", "cart"] : option === "--depth" ? ["impact", "total"] : ["context", "cart"];
+      const r = runCli([...command, `${option}=${value}`, "--path", repo.root]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`ctxsmith: ${option} must be a positive whole number, not "${value}".\n`);
+    }
     const noRepo = runCli(["rank", "cart", "--path", "/no/such/repo"]);
     expect(noRepo.status).toBe(1);
     expect(noRepo.stderr).toContain("No such directory");

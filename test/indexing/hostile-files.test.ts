@@ -13,6 +13,8 @@ describe("hostile files", () => {
       "good.py": "def ok():\n    return 1\n",
       "broken.py": "def broken(:\n    return (\n\ndef after():\n    pass\n",
       "binary.py": Buffer.from([0x64, 0x65, 0x66, 0x00, 0x01, 0x02]),
+      // A NUL past git's 8,000-byte probe: tree-sitter would stop there and drop `after_nul`.
+      "late-nul.py": Buffer.concat([Buffer.from(`${"# padding\n".repeat(1000)}def before_nul():\n    pass\n`), Buffer.from([0]), Buffer.from("\ndef after_nul():\n    pass\n")]),
       "latin1.py": Buffer.from("x = 'caf\xe9'\n", "latin1"),
       "one-line.js": `var x = ${"1+".repeat(2_500_000)}1;`, // a 5 MB single line
       "bom.py": "\ufeffdef with_bom():\n    pass\n",
@@ -21,7 +23,7 @@ describe("hostile files", () => {
     try {
       const stats = await engine.index();
       expect(stats.files.parsed).toBe(3);
-      expect(stats.files.skipped).toEqual({ binary: 1, undecodable: 1, generated: 1 });
+      expect(stats.files.skipped).toEqual({ binary: 2, undecodable: 1, generated: 1 });
       const store = storeOf(engine)!;
       const broken = store.parse.parsed("broken.py")!;
       expect(broken.hasErrors).toBe(true);
@@ -29,9 +31,10 @@ describe("hostile files", () => {
       expect(broken.symbols.map((s) => s.name)).toContain("after");
       expect(store.parse.parsed("bom.py")!.symbols.map((s) => s.name)).toEqual(["with_bom"]);
       expect(store.file("binary.py")).toMatchObject({ skipped: "binary" });
+      expect(store.file("late-nul.py")).toMatchObject({ skipped: "binary" });
       // Skipped files are remembered, so an unchanged one is not even read next time.
       const again = await engine.index();
-      expect(again.files).toMatchObject({ parsed: 0, unchanged: 6 });
+      expect(again.files).toMatchObject({ parsed: 0, unchanged: 7 });
     } finally {
       await engine.close();
     }

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import type { CliIO } from "../io.js";
-import { printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { positiveWholeOption, printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 import { formatCount } from "../../core/format.js";
 
 interface ContextArgs extends QueryArgs {
@@ -17,7 +17,7 @@ export function contextCommand(io: CliIO) {
     describe: "Pack the code to read for a task into a token budget (markdown, or --json)",
     builder: (y: Argv) =>
       queryOptions(taskOptions(y))
-        .option("budget", { alias: "b", type: "number", default: 4000, describe: "Token budget of the output (tiktoken count)" })
+        .option("budget", positiveWholeOption("budget", "Token budget of the output (tiktoken count)", 4000, "b"))
         .option("rerank", { type: "boolean", default: false, describe: "Experimental: re-order the top 20 files with a cross-encoder (CTXSMITH_RERANK_MODEL)" }),
     handler: async (args: ContextArgs) => {
       const task = await readTask(args, io);

@@ -3,7 +3,7 @@ import type { Argv } from "yargs";
 import { formatCalls, formatImpact, formatLookup, formatOverview, formatRelated } from "../../graph/format.js";
 import { ContextSmithError } from "../../core/errors.js";
 import type { CliIO } from "../io.js";
-import { queryOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { positiveWholeOption, queryOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 
 interface NameArgs extends QueryArgs {
   name: string;
@@ -56,7 +56,7 @@ export function impactCommand(io: CliIO) {
   return {
     command: "impact <name>",
     describe: "What may break if it changes: every caller, transitively, tests apart",
-    builder: (y: Argv) => nameCommand(y).option("depth", { alias: "d", type: "number", default: 5, describe: "How many levels of callers" }),
+    builder: (y: Argv) => nameCommand(y).option("depth", positiveWholeOption("depth", "How many levels of callers", 5, "d")),
     handler: async (args: ImpactArgs) => {
       const result = await withQueryEngine(args, io, (engine, options) => engine.impact(args.name, { ...options, depth: args.depth }));
       requireFound(result, result.targets.length);

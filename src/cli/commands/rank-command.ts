@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import type { RankedFile } from "../../query/types.js";
 import type { CliIO } from "../io.js";
-import { positiveLimit, printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { positiveWholeOption, printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 
 interface RankArgs extends QueryArgs {
   task?: string;
@@ -14,11 +14,10 @@ export function rankCommand(io: CliIO) {
   return {
     command: "rank [task]",
     describe: "Rank the files for a task, with the signals that found each one",
-    builder: (y: Argv) => queryOptions(taskOptions(y)).option("limit", { alias: "k", type: "number", default: 20, describe: "Files to show" }),
+    builder: (y: Argv) => queryOptions(taskOptions(y)).option("limit", positiveWholeOption("limit", "Files to show", 20, "k")),
     handler: async (args: RankArgs) => {
-      const limit = positiveLimit(args.limit);
       const task = await readTask(args, io);
-      const { files, notices } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit }));
+      const { files, notices } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit: args.limit }));
       printNotices(notices, io);
       if (args.json) io.stdout.write(`${JSON.stringify({ files: files.map(toJson), notices: notices ?? [] })}\n`);
       else io.stdout.write(formatRanking(files));

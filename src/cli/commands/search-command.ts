@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { ContextSmithError } from "../../core/errors.js";
 import type { CliIO } from "../io.js";
-import { positiveLimit, queryOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { positiveWholeOption, queryOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 
 interface SearchArgs extends QueryArgs {
   query: string;
@@ -16,11 +16,10 @@ export function searchCommand(io: CliIO) {
     builder: (y: Argv) =>
       queryOptions(y)
         .positional("query", { type: "string", demandOption: true, describe: "Words, names or a description" })
-        .option("limit", { alias: "k", type: "number", default: 20, describe: "Results to show" }),
+        .option("limit", positiveWholeOption("limit", "Results to show", 20, "k")),
     handler: async (args: SearchArgs) => {
-      const limit = positiveLimit(args.limit);
       if (args.query.trim() === "") throw new ContextSmithError("INVALID_ARGUMENT", "The search query is empty.");
-      const hits = await withQueryEngine(args, io, (engine, options) => engine.search(args.query, { ...options, limit }));
+      const hits = await withQueryEngine(args, io, (engine, options) => engine.search(args.query, { ...options, limit: args.limit }));
       if (args.json) {
         io.stdout.write(`${JSON.stringify({ results: hits })}\n`);
         return;

@@ -9,8 +9,6 @@ import { PROTOCOL_VERSION, type ParseResult, type ParseTask } from "../protocol.
 import { extractFile } from "./extract.js";
 import type { Grammars } from "./grammars.js";
 
-/** Bytes inspected for NUL to call a file binary (git's own heuristic looks at 8000). */
-const BINARY_PROBE = 8000;
 const decoder = new TextDecoder("utf-8", { fatal: true });
 // Self-contained records (no shared structures), so LMDB's own decoder reads them back.
 const packr = new Packr({ useRecords: true });
@@ -39,7 +37,9 @@ function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: P
   const { bytes, hash } = read;
   if (hash === file.expectHash) return { kind: "touch", ...base };
   const skip = (reason: Extract<FileUpdate, { kind: "skip" }>["reason"]): FileUpdate => ({ kind: "skip", ...base, hash, reason });
-  if (bytes.subarray(0, BINARY_PROBE).includes(0)) return skip("binary");
+  // Anywhere, not only in git's first 8,000 bytes: tree-sitter stops reading at a NUL, so the
+  // definitions after one would be dropped without a word.
+  if (bytes.includes(0)) return skip("binary");
   let text: string;
   try {
     text = decoder.decode(bytes);
