@@ -162,6 +162,7 @@ export class Engine {
     return this.#query(async () => {
       const { searcher, rankOptions, notices } = await this.#prepare(task, options, this.#rankOptions(options));
       const result = { ...searcher.rank(task, rankOptions), ...withNotices(notices) };
+      throwIfAborted(options.signal);
       return options.limit === undefined ? result : { ...result, files: result.files.slice(0, options.limit) };
     });
   }
@@ -188,6 +189,8 @@ export class Engine {
           notices.push(`re-ranking skipped: ${ContextSmithError.from(error, "INTERNAL").message}`);
         }
       }
+      // Ranking is synchronous: a signal that came meanwhile is heard now, before the packing.
+      throwIfAborted(options.signal);
       const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config);
       const result = await attachNotes(await repack(budget), this.#notebook().list(), repack, counter);
       return { ...result, ...withNotices(notices) };
@@ -295,6 +298,7 @@ export class Engine {
     const { searcher, meta } = await this.#fresh(options);
     pending ??= start();
     const { vector, notice } = await taskVector(pending, meta.semantic);
+    throwIfAborted(options.signal);
     return { searcher, rankOptions: { ...rankOptions, taskVector: vector }, notices: notice ? [notice] : [] };
   }
 
@@ -404,4 +408,8 @@ export class Engine {
 
 function withNotices(notices: string[]): { notices?: string[] } {
   return notices.length > 0 ? { notices } : {};
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ContextSmithError("ABORTED", "The query was cancelled.");
 }

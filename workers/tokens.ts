@@ -10,6 +10,8 @@ import type { TokenRequest, TokenResponse } from "../src/runtime/token-worker.js
 const counters = new Map<string, TokenCounter>();
 
 parentPort!.on("message", ({ id, encoding, texts }: TokenRequest) => {
+  // A fault point for tests: with CTXSMITH_FAULT=tokens-exit the thread dies on the text "CTXSMITH_FAULT".
+  if (process.env.CTXSMITH_FAULT === "tokens-exit" && texts.includes("CTXSMITH_FAULT")) process.exit(3);
   let response: TokenResponse;
   try {
     let counter = counters.get(encoding);

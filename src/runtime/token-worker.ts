@@ -22,34 +22,19 @@ export interface AsyncTokenCounter {
 /**
  * Counts tokens in a worker thread (`workers/tokens.ts`). The worker starts loading the
  * encoder as soon as this is created, so a one-shot `ctxsmith context` loads it while the main
- * thread refreshes the index and ranks; a warm process keeps it loaded.
+ * thread refreshes the index and ranks; a warm process keeps it loaded. A worker that fails or
+ * exits fails the counts in flight and is started anew by the next count.
  *
  * The thread keeps the process alive only while a count is in flight: a library user who never
  * calls {@link TokenWorker.close} still sees the process exit.
  */
 export class TokenWorker implements AsyncTokenCounter {
-  readonly #worker: Worker;
+  #worker: Worker | null = null;
   readonly #pending = new Map<number, { resolve: (counts: number[]) => void; reject: (error: Error) => void }>();
   #nextId = 0;
-  #failure: Error | null = null;
+  #closed = false;
 
   constructor(readonly encoding: string) {
-    this.#worker = new Worker(workerFile("tokens"));
-    this.#worker.on("message", (response: TokenResponse) => {
-      const pending = this.#pending.get(response.id);
-      if (!pending) return;
-      this.#pending.delete(response.id);
-      if (this.#pending.size === 0) this.#worker.unref();
-      if ("error" in response) pending.reject(ContextSmithError.from(response.error, "INTERNAL"));
-      else pending.resolve(response.counts);
-    });
-    const fail = (error: Error): void => {
-      this.#failure = ContextSmithError.from(error, "INTERNAL");
-      for (const { reject } of this.#pending.values()) reject(this.#failure);
-      this.#pending.clear();
-    };
-    this.#worker.on("error", fail);
-    this.#worker.on("exit", (code) => fail(new ContextSmithError("INTERNAL", `the token-count worker exited (code ${code})`)));
     // Load the encoder now; an unknown encoding fails the first real count.
     this.#request([]).catch(() => undefined);
   }
@@ -61,17 +46,51 @@ export class TokenWorker implements AsyncTokenCounter {
   }
 
   async close(): Promise<void> {
-    this.#worker.removeAllListeners("exit");
-    await this.#worker.terminate();
+    this.#closed = true;
+    const worker = this.#worker;
+    this.#worker = null;
+    this.#failAll(new ContextSmithError("ABORTED", "The token counter was closed."));
+    if (!worker) return;
+    worker.removeAllListeners("exit");
+    // An unref'd thread's terminate() may never settle: the event loop empties first, and the
+    // process exits with nothing printed (13: an unsettled await).
+    worker.ref();
+    await worker.terminate();
+  }
+
+  #spawn(): Worker {
+    const worker = new Worker(workerFile("tokens"));
+    worker.on("message", (response: TokenResponse) => {
+      const pending = this.#pending.get(response.id);
+      if (!pending) return;
+      this.#pending.delete(response.id);
+      if (this.#pending.size === 0) worker.unref();
+      if ("error" in response) pending.reject(ContextSmithError.from(response.error, "INTERNAL"));
+      else pending.resolve(response.counts);
+    });
+    const fail = (error: Error): void => {
+      if (this.#worker === worker) this.#worker = null;
+      this.#failAll(ContextSmithError.from(error, "INTERNAL"));
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new ContextSmithError("INTERNAL", `the token-count worker exited (code ${code})`)));
+    return worker;
+  }
+
+  #failAll(error: Error): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const { reject } of pending) reject(error);
   }
 
   #request(texts: string[]): Promise<number[]> {
-    if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#closed) return Promise.reject(new ContextSmithError("ABORTED", "The token counter was closed."));
+    const worker = (this.#worker ??= this.#spawn());
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.ref();
-      this.#worker.postMessage({ id, encoding: this.encoding, texts } satisfies TokenRequest);
+      worker.ref();
+      worker.postMessage({ id, encoding: this.encoding, texts } satisfies TokenRequest);
     });
   }
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:f
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { runCli, startCli } from "../helpers/cli.js";
 import { TempRepo } from "../helpers/repo.js";
 
 describe("ctxsmith index", () => {
@@ -148,5 +148,26 @@ describe("ctxsmith index", () => {
       expect(r.stderr).toBe(`ctxsmith: ${data} is a folder, not an index file: move it away (or delete it) and run \`ctxsmith index\`.\n`);
     }
     expect(existsSync(join(data, "keep.txt"))).toBe(true);
+  });
+
+  it("ends on SIGTERM while it waits, with 130 and a message", async () => {
+    repo = TempRepo.create(small);
+    runCli(["index", repo.root, "--quiet"]);
+    writeFileSync(join(repo.root, ".contextsmith", "write.lock"), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: Date.now() }));
+    repo.write({ "b.py": "def b():\n    return 2\n" });
+    let signalled = 0;
+    const { done } = startCli(["context", "b", "--path", repo.root], (line, child) => {
+      if (line.includes("waiting for another index run") && signalled === 0) {
+        signalled = Date.now();
+        child.kill("SIGTERM");
+      }
+    });
+    const r = await done;
+    expect(signalled).toBeGreaterThan(0);
+    // Not a speed check: without the signal it would wait for the lock's holder (this test) forever.
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(r.status).toBe(130);
+    expect(r.stderr).toContain("cancelled");
+    expect(r.stdout).toBe("");
   });
 });

@@ -70,6 +70,17 @@ describe("Engine queries", () => {
     expect((await e.rank("refund_order", { refresh: false })).files).toEqual([]);
   });
 
+  it("hears a cancellation that came while it refreshed or ranked, and answers nothing", async () => {
+    const e = open();
+    for (const query of [(o: object) => e.context("retry policy", o), (o: object) => e.rank("retry policy", o)]) {
+      const abort = new AbortController();
+      // The refresh is done when the signal comes: the query must not go on to print an answer.
+      const onProgress = (p: { stage: string }): void => void (p.stage === "done" && abort.abort());
+      await expect(query({ signal: abort.signal, onProgress })).rejects.toMatchObject({ code: "ABORTED" });
+      repo!.write({ "shop/touched.py": `x = ${Math.random()}\n` });
+    }
+  });
+
   it("answers concurrent queries with one refresh", async () => {
     const e = open();
     let walks = 0;
