@@ -9,6 +9,8 @@ const grammars = new Grammars();
 const afterBatch = nativeMemoryKeeper();
 
 export default function parse(task: ParseTask): ParseResult {
+  // A fault point for tests: with CTXSMITH_FAULT=parse-crash the thread dies on a file named CTXSMITH_FAULT*.
+  if (process.env.CTXSMITH_FAULT === "parse-crash" && task.files.some((f) => f.path.includes("CTXSMITH_FAULT"))) process.exit(3);
   try {
     const result = parseBatch(grammars, task);
     afterBatch(task.files.reduce((bytes, f) => bytes + f.size, 0));

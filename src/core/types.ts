@@ -79,7 +79,9 @@ export type SkipReason =
   | "lockfile"
   | "unsupported"
   | "symlink"
-  | "unreadable";
+  | "unreadable"
+  /** Its parse crashed the worker thread (or exhausted its memory), alone. */
+  | "parser-crashed";
 
 /** Term statistics of one file for BM25: term -> frequency, plus the total token count. */
 export interface TermStats {

@@ -1,3 +1,4 @@
+import type { Piscina } from "piscina";
 import { ContextSmithError } from "../core/errors.js";
 import type { Config } from "../core/config.js";
 import type { IndexStats, ProgressEvent, RunOptions, SemanticStats, SkipReason } from "../core/types.js";
@@ -227,6 +228,7 @@ async function parseAndCommit(
   // A loop stops taking batches when the run is cancelled or another loop failed. All loops
   // settle before the pool is let go (see ParsePools.use).
   let failure: unknown;
+  const crashes = { files: 0, tried: 0 };
   const stopped = (): boolean => failure !== undefined || signal?.aborted === true;
   await pools.use(config.jobs, async (pool) => {
     try {
@@ -246,8 +248,14 @@ async function parseAndCommit(
             // and a batch in flight finishes (well under a second).
             result = (await pool.run(task)) as ParseResult;
           } catch (error) {
-            failure ??= ContextSmithError.from(error);
-            return;
+            // A file that crashes its worker (or exhausts its memory) must not stop the index from
+            // ever completing: the batch is parsed again file by file, and what still fails is skipped.
+            try {
+              result = await parseFileByFile(pool, task, error, crashes);
+            } catch (systemic) {
+              failure ??= systemic;
+              return;
+            }
           }
           queuedCommits++;
           commitChain = commitChain
@@ -270,6 +278,36 @@ async function parseAndCommit(
   if (failure !== undefined) throw failure;
   if (signal?.aborted) throw new ContextSmithError("ABORTED", "Indexing was cancelled.");
   return counts;
+}
+
+/** When more than this share of the files retried alone fail too, the fault is not in the files. */
+const MAX_CRASH_SHARE = 0.5;
+
+/**
+ * Parses a failed batch again one file per task. A file whose task fails alone is skipped as
+ * `parser-crashed` with a warning. When most files fail alone (a missing worker file, a protocol
+ * mismatch), the fault is the parser's, and the run fails with the batch's error.
+ */
+async function parseFileByFile(pool: Piscina, task: ParseTask, batchError: unknown, crashes: { files: number; tried: number }): Promise<ParseResult> {
+  const updates: FileUpdate[] = [];
+  const warnings: string[] = [];
+  for (const file of task.files) {
+    crashes.tried++;
+    try {
+      const one = (await pool.run({ ...task, files: [file] })) as ParseResult;
+      updates.push(...one.updates);
+      warnings.push(...one.warnings);
+    } catch (error) {
+      crashes.files++;
+      if (crashes.tried >= 4 && crashes.files > crashes.tried * MAX_CRASH_SHARE) {
+        throw new ContextSmithError("WORKER_FAILED", `The parse worker fails on most files, so the fault is not in them: ${ContextSmithError.from(batchError).message}.`);
+      }
+      const reason = ContextSmithError.from(error).message;
+      updates.push({ kind: "skip", path: file.path, size: file.size, mtimeMs: file.mtimeMs, hash: "", reason: "parser-crashed" });
+      warnings.push(`${file.path}: the parser crashed on it (${reason}); skipped`);
+    }
+  }
+  return { updates, warnings };
 }
 
 /**

@@ -17,6 +17,9 @@ export async function createPool(name: "parse" | "git-log" | "embed", threads: n
     // Workers must return to the event loop between tasks so that tree-sitter's N-API
     // finalizers run (see parse/native-memory.ts); the Atomics wait loop never does.
     atomics: "disabled",
+    // A file that makes a parse blow up ends its thread (ERR_WORKER_OUT_OF_MEMORY), not the
+    // process: the indexer skips it (parser-crashed). A parse worker's heap is tens of MB.
+    ...(name === "parse" ? { resourceLimits: { maxOldGenerationSizeMb: 1024 } } : {}),
   });
 }
 

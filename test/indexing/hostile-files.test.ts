@@ -1,5 +1,6 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { ContextSmithError } from "../../src/core/errors.js";
 import { Engine } from "../../src/engine.js";
 import { TempRepo } from "../helpers/repo.js";
 import { storeOf } from "../helpers/store.js";
@@ -63,6 +64,41 @@ describe("hostile files", () => {
     } finally {
       await engine.close();
     }
+  });
+
+  describe("a file that crashes its parse worker", () => {
+    afterEach(() => {
+      delete process.env.CTXSMITH_FAULT;
+    });
+    const good = (n: number): Record<string, string> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`src/m${i}.py`, `def f${i}():\n    return ${i}\n`]));
+
+    it("is skipped as parser-crashed, and the run completes (it failed every run before)", async () => {
+      process.env.CTXSMITH_FAULT = "parse-crash"; // read by the parse threads
+      repo = TempRepo.create({ ...good(30), "src/CTXSMITH_FAULT_bad.py": "def bad():\n    pass\n" });
+      const engine = new Engine(repo.root, { jobs: 1, git: false });
+      try {
+        const stats = await engine.index();
+        expect(stats.files).toMatchObject({ parsed: 30, skipped: { "parser-crashed": 1 } });
+        expect(stats.warnings.join("\n")).toMatch(/src\/CTXSMITH_FAULT_bad\.py: the parser crashed on it \(.*\); skipped/);
+        expect(storeOf(engine)!.file("src/CTXSMITH_FAULT_bad.py")).toMatchObject({ skipped: "parser-crashed" });
+        // Not tried again until it changes.
+        expect((await engine.index()).files).toMatchObject({ parsed: 0, unchanged: 31 });
+        expect((await engine.rank("f7")).files[0]!.path).toBe("src/m7.py");
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("fails the run when most files crash alone: the fault is the parser's, not the files'", async () => {
+      process.env.CTXSMITH_FAULT = "parse-crash";
+      repo = TempRepo.create(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`CTXSMITH_FAULT_${i}.py`, `x = ${i}\n`])));
+      const engine = new Engine(repo.root, { jobs: 1, git: false });
+      try {
+        await expect(engine.index()).rejects.toBeInstanceOf(ContextSmithError);
+      } finally {
+        await engine.close();
+      }
+    });
   });
 
   it("skips a file over the size limit without reading it", async () => {
