@@ -204,6 +204,7 @@ async function commitChunk(
         meta.versions.vectors++;
       }
     }),
+    "embed-chunk",
   );
   return { added, removed, embedded: missing.size, cached };
 }

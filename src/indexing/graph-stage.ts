@@ -43,7 +43,8 @@ export interface GraphUpdate {
  */
 export async function updateGraph(store: IndexStore, root: string, onResolved: (done: number, total: number) => void = () => undefined): Promise<GraphUpdate> {
   const journal = store.graph.journal();
-  if (journal.length === 0) return { changed: 0, resolved: 0 };
+  // A run killed after its last chunk but before PageRank left it due: that is still to do.
+  if (journal.length === 0 && !store.graph.ranksDue()) return { changed: 0, resolved: 0 };
   // A first build has nothing to re-resolve and no old entries to replace: it skips those reads.
   const cold = store.graph.isEmpty();
   const changed = journal.filter((e) => e.state === "changed").map((e) => e.path);
@@ -53,7 +54,6 @@ export async function updateGraph(store: IndexStore, root: string, onResolved: (
   const pending = store.graph.pending();
   let resolver!: Resolver;
   let resolved = 0;
-  let linksChanged = false;
   let committing: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < pending.length; i += CHUNK_FILES) {
     const chunk = pending.slice(i, i + CHUNK_FILES);
@@ -74,15 +74,15 @@ export async function updateGraph(store: IndexStore, root: string, onResolved: (
       for (const { path, resolved: r } of results) {
         // Text files are in the journal too, but never in the graph.
         if (languageOf(path) === null) store.graph.settle(path);
-        else if (store.graph.putFile(path, r?.write ?? null, cold)) linksChanged = true;
+        else store.graph.putFile(path, r?.write ?? null, cold);
         if (cold && r) store.graph.setDefined(path, r.defined, { cold });
       }
-    });
+    }, "graph-chunk");
   }
   await committing;
   // PageRank only moves when the file graph does (a body edit usually leaves it as it was).
-  const ranks = linksChanged || store.graph.pageRank() === undefined ? Object.fromEntries(pageRank(new Map(store.graph.allLinks()))) : null;
-  await store.transaction(() => store.graph.finish(ranks));
+  const ranks = store.graph.ranksDue() ? Object.fromEntries(pageRank(new Map(store.graph.allLinks()))) : null;
+  await store.transaction(() => store.graph.finish(ranks), "graph-finish");
   return { changed: changed.length, resolved };
 }
 
@@ -120,14 +120,14 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     for (const dependent of store.graph.dependentsOf(path)) toResolve.add(dependent);
   }
   if (cold) {
-    await store.transaction(() => store.graph.addDefinitions(coldDefs));
+    await store.transaction(() => store.graph.addDefinitions(coldDefs), "graph-expand");
     return;
   }
   for (const name of names) for (const file of store.graph.referrersOf(name)) toResolve.add(file);
   await store.transaction(() => {
     for (const [path, now] of defined) store.graph.setDefined(path, now);
     for (const path of toResolve) if (languageOf(path) !== null) store.graph.markResolve(path);
-  });
+  }, "graph-expand");
 }
 
 /** The names a file defines, once each, sorted. */

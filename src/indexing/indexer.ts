@@ -100,9 +100,9 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
     // Before the graph stage: the builder's postings and FlexSearch document are the largest thing
     // this thread holds, and resolution needs its own room.
     builder = null;
-    // Resolves calls and imports of what changed; also finishes what a killed run left in the graph journal.
+    // Resolves calls and imports of what changed; also finishes what a killed run left: the graph journal, a PageRank due.
     let graphResolved = 0;
-    if (store.graph.hasPending()) {
+    if (store.graph.hasPending() || store.graph.ranksDue()) {
       emit({ stage: "graph", message: "resolving calls and imports" });
       graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
     }

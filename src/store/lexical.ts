@@ -152,7 +152,7 @@ export class LexicalBuilder {
       bm25: { body: this.#bm25.serialize(), symbols: this.#symbols.serialize(), names: this.#names.serialize() },
       files: this.#seen.size,
     };
-    await store.transaction(() => store.lexical.writeSnapshot(snapshot));
+    await store.transaction(() => store.lexical.writeSnapshot(snapshot), "lexical-write");
   }
 }
 

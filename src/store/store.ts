@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
+import { faultPoint, type FaultPoint } from "../core/fault.js";
 import { checkDataFile } from "./preflight.js";
 import { GraphTables } from "./tables/graph.js";
 import { HistoryTables } from "./tables/history.js";
@@ -216,12 +217,17 @@ export class IndexStore {
     void this.#meta.put(META_KEY, meta);
   }
 
-  /** Runs `action` in one write transaction; resolves once it is committed. */
-  transaction<T>(action: () => T): Promise<T> {
+  /**
+   * Runs `action` in one write transaction; resolves once it is committed. `fault` names the
+   * crash tests' fault point reached at its end, before the commit (see core/fault.ts).
+   */
+  transaction<T>(action: () => T, fault?: FaultPoint): Promise<T> {
     return this.#env.transaction(() => {
       this.#writing++;
       try {
-        return action();
+        const result = action();
+        if (fault) faultPoint(fault);
+        return result;
       } finally {
         this.#writing--;
       }
@@ -300,7 +306,7 @@ export class IndexStore {
       }
       if (removed.length > 0 || updates.some((u) => u.kind !== "touch")) meta.versions.files++;
       void this.#meta.put(META_KEY, meta);
-    });
+    }, "parse-commit");
     return written;
   }
 

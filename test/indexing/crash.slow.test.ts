@@ -52,6 +52,26 @@ describe("crash safety: kill -9 during indexing", () => {
     });
   }
 
+  // Inside each stage's write transaction, before it commits: CTXSMITH_FAULT=kill:<point>:<n>
+  // (src/core/fault.ts) kills the process there, deterministically.
+  for (const [point, nth] of [["parse-commit", 3], ["lexical-write", 1], ["graph-expand", 1], ["graph-chunk", 1], ["graph-finish", 1], ["history", 1]] as const) {
+    it(`recovers when killed inside the ${point} transaction`, async () => {
+      rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });
+      const killed = runCli(["index", repo.root, "--jobs", "2"], { env: { CTXSMITH_FAULT: `kill:${point}:${nth}` } });
+      expect(killed.status, `not killed at ${point}: ${killed.stderr}`).toBeNull();
+      const rerun = runCli(["index", repo.root, "--json", "--jobs", "2"]);
+      expect(rerun.status, rerun.stderr).toBe(0);
+      expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+    });
+  }
+
+  it("compares every table: none of them is empty in the clean index", () => {
+    const { tables } = clean as { tables: Record<string, string[]> };
+    for (const name of ["parsed", "symbols", "terms", "stats", "graph", "defs", "refs", "defined", "links", "graph-meta", "history", "commits"]) {
+      expect(tables[name]?.length, name).toBeGreaterThan(0);
+    }
+  });
+
   it("recovers from several kills in a row at different points", async () => {
     rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });
     expect(await killDuring(repo.root, (e) => e.stage === "parse" && e.done >= e.total / 4)).toBe(true);

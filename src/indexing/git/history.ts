@@ -97,6 +97,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
       head,
       commitsRead: read,
     }),
+    "history",
   );
   return { head, commitsRead: read, rebuilt: !incremental, warnings, ms: Math.round(performance.now() - started) };
 }

@@ -31,7 +31,7 @@ export class GraphTables {
   readonly #defined: Database<DefinedShape, string>;
   readonly #links: Database<FileLinks, string>;
   readonly #journal: Database<GraphJournalState, string>;
-  /** PageRank per file (key `pagerank`). */
+  /** PageRank per file (key `pagerank`), and a marker while it is due (key `pagerank-due`). */
   readonly #meta: Database<Record<string, number>, string>;
 
   constructor(env: RootDatabase, readonly scope: WriteScope) {
@@ -119,6 +119,11 @@ export class GraphTables {
     return this.#meta.get("pagerank");
   }
 
+  /** Whether PageRank is out of date: the file graph changed since it was computed, or it never was. */
+  ranksDue(): boolean {
+    return this.#meta.get(RANKS_DUE) !== undefined || this.#meta.get("pagerank") === undefined;
+  }
+
   // Writing (inside a transaction).
 
   /** Journals a file whose content changed (or that was removed). */
@@ -174,24 +179,38 @@ export class GraphTables {
     replaceKeys(old?.refs ?? [], write?.graph.refs ?? [], (name) => this.#refs.remove([name, path]), (name) => this.#refs.put([name, path], true));
     if (!write) {
       if (old) void this.#graph.remove(path);
-      if (oldLinks) void this.#links.remove(path);
-      return oldLinks !== undefined;
+      if (!oldLinks) return false;
+      void this.#links.remove(path);
+      this.#ranksMoved();
+      return true;
     }
     void this.#graph.put(path, write.graph);
     if (JSON.stringify(oldLinks) === JSON.stringify(write.links)) return false;
     void this.#links.put(path, write.links);
+    this.#ranksMoved();
     return true;
   }
 
-  /** Ends an update: the new PageRank when the file graph moved, and the part's version. */
+  /** The file graph moved: PageRank is due, in the same commit (a run killed before it computes them knows). */
+  #ranksMoved(): void {
+    if (this.#meta.get(RANKS_DUE) === undefined) void this.#meta.put(RANKS_DUE, {});
+  }
+
+  /** Ends an update: the new PageRank when it was due, and the part's version. */
   finish(pageRank: Record<string, number> | null): void {
     this.scope.check();
-    if (pageRank) void this.#meta.put("pagerank", pageRank);
+    if (pageRank) {
+      void this.#meta.put("pagerank", pageRank);
+      void this.#meta.remove(RANKS_DUE);
+    }
     this.scope.updateMeta((meta) => {
       meta.versions.graph++;
     });
   }
 }
+
+/** The `graph-meta` key present while PageRank is out of date. */
+const RANKS_DUE = "pagerank-due";
 
 /** The second parts of the `[first, second]` keys whose first part is `first`. */
 function paired(table: Database<true, [string, string]>, first: string): string[] {
