@@ -6,8 +6,8 @@ import { defineConfig } from "vitest/config";
 // that need them (bench/models/bert-onnx.ts), and the vector cache is private to the run.
 const env = { CTXSMITH_OFFLINE: "1", CTXSMITH_CACHE_DIR: join(tmpdir(), `ctxsmith-test-cache-${process.pid}`), CTXSMITH_EMBED_PROVIDER: "local" };
 
-// Two projects: the fast suite and the slow one (crash-safety kills, concurrency, CLI processes).
-// Both run in CI; `npx vitest run --project fast` is the quick inner loop.
+// Three projects: the fast suite, the slow one (crash-safety kills, concurrency, CLI processes) and
+// the hostile-input suite. All run in CI; `npx vitest run --project fast` is the quick inner loop.
 export default defineConfig({
   test: {
     projects: [
@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/**/*.slow.test.ts"],
+          exclude: ["test/**/*.slow.test.ts", "test/hostile/**"],
           testTimeout: 30_000,
           env,
         },
@@ -28,6 +28,19 @@ export default defineConfig({
           env,
           hookTimeout: 180_000,
           // Slow tests spawn CLI processes and worker pools; on a 2-core machine run them one file at a time.
+          fileParallelism: false,
+        },
+      },
+      {
+        // What a hostile or unlucky user does (test/hostile/): binary, undecodable and changing
+        // files, FIFOs, links out and link loops, files that crash the parser, malformed JSON-RPC,
+        // hostile tool arguments, a flood of calls. Kills at every stage are in the slow project.
+        test: {
+          name: "hostile",
+          include: ["test/hostile/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          env,
           fileParallelism: false,
         },
       },
