@@ -18,7 +18,7 @@ import type { Embedder } from "./runtime/embed/types.js";
 import { Runtime } from "./runtime/runtime.js";
 import { indexedPath, staleFiles } from "./store/repo-paths.js";
 import { modelName, semanticReady } from "./store/semantic-state.js";
-import { IndexStore } from "./store/store.js";
+import { IndexStore, isDamage } from "./store/store.js";
 import type { IndexPart, PartVersions, StoreMeta } from "./store/types.js";
 
 /** Options of an {@link Engine}: where the repository is, how it is indexed and how it is ranked. */
@@ -164,7 +164,7 @@ export class Engine {
       const result = { ...searcher.rank(task, rankOptions), ...withNotices(notices) };
       throwIfAborted(options.signal);
       return options.limit === undefined ? result : { ...result, files: result.files.slice(0, options.limit) };
-    });
+    }, options);
   }
 
   /**
@@ -194,7 +194,7 @@ export class Engine {
       const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config);
       const result = await attachNotes(await repack(budget), this.#notebook().list(), repack, counter);
       return { ...result, ...withNotices(notices) };
-    });
+    }, options);
   }
 
   /** Functions and classes matching `query`, best first, with file, line and signature. */
@@ -202,7 +202,7 @@ export class Engine {
     return this.#query(async () => {
       const { searcher, rankOptions } = await this.#prepare(query, options, this.#rankOptions(options));
       return searcher.search(query, options.limit ?? 20, rankOptions);
-    });
+    }, options);
   }
 
   /**
@@ -349,10 +349,23 @@ export class Engine {
   }
 
   /** Runs a query that reads the store across awaits: a reader retired meanwhile is closed only after it. */
-  async #query<T>(work: () => Promise<T>): Promise<T> {
+  async #query<T>(work: () => Promise<T>, options: QueryOptions = {}): Promise<T> {
     this.#queries++;
     try {
-      return await work();
+      try {
+        return await work();
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+        // A damaged page met while answering: the next index run rebuilds (the mark says so even
+        // when it has nothing to re-index). A query that may refresh rebuilds now and answers.
+        const why = (error as Error).message;
+        IndexStore.markDamaged(this.config.indexDir, why);
+        if (options.refresh === false) {
+          throw new ContextSmithError("INDEX_CORRUPT", `The index in ${this.config.indexDir} is damaged (${why}). Run \`ctxsmith index\` to rebuild it.`);
+        }
+        await this.#refresh(options);
+        return await work();
+      }
     } finally {
       if (--this.#queries === 0) this.#closeRetired();
     }

@@ -4,7 +4,7 @@ import type { Config } from "../core/config.js";
 import type { IndexStats, ProgressEvent, RunOptions, SemanticStats, SkipReason } from "../core/types.js";
 import type { Embedder } from "../runtime/embed/types.js";
 import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
-import { ensureIndexDir, IndexStore } from "../store/store.js";
+import { ensureIndexDir, IndexStore, isDamage } from "../store/store.js";
 import type { FileUpdate } from "../store/types.js";
 import { modelName } from "../store/semantic-state.js";
 import { VectorCache } from "../store/vector-cache.js";
@@ -62,12 +62,45 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
       },
     }),
   );
+  const run: LockedRun = { config, embedder, pools, options, emit, time, timings, started };
+  try {
+    try {
+      return await indexLocked(run, lockWarnings);
+    } catch (error) {
+      // Damage inside the data file that the preflight check cannot see (a page overwritten in
+      // place) shows when the run reads it: the index is rebuilt once, never left failing.
+      if (!isDamage(error) || options.signal?.aborted) throw error;
+      IndexStore.discard(config.indexDir);
+      const why = `the index was damaged (${(error as Error).message}); it was rebuilt from scratch`;
+      const stats = await indexLocked(run, [...lockWarnings, why]);
+      return { ...stats, rebuilt: true };
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+/** What one locked run works with. */
+interface LockedRun {
+  config: Config;
+  embedder: Embedder | null;
+  pools: ParsePools;
+  options: RunOptions;
+  emit: (event: ProgressEvent) => void;
+  time: <T>(stage: string, work: () => Promise<T> | T) => Promise<T>;
+  timings: Record<string, number>;
+  started: number;
+}
+
+/** The run itself, with the write lock held: open, walk, plan, parse, history, lexical, graph, embed. */
+async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Promise<IndexStats> {
+  const { config, embedder, pools, options, emit, time, timings, started } = run;
   let store: IndexStore | undefined;
   let history: Promise<GitResult | null> = Promise.resolve(null);
   try {
     const opened = await time("open", () => IndexStore.openForWrite(config.indexDir));
     store = opened.store;
-    const warnings: string[] = [...lockWarnings, ...(opened.reason ? [opened.reason] : [])];
+    const warnings: string[] = [...preWarnings, ...(opened.reason ? [opened.reason] : [])];
 
     const walked = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
     emit({ stage: "walk", files: walked.files.length });
@@ -143,10 +176,12 @@ export async function runIndex(config: Config, embedder: Embedder | null, pools:
       warnings,
     };
   } finally {
-    // Never let go of the lock while the git worker may still be writing.
+    // Never let go of the store while the git worker may still be writing.
     await history.catch(() => undefined);
-    await store?.close();
-    lock.release();
+    if (store) {
+      await store.close();
+      IndexStore.seal(config.indexDir);
+    }
   }
 }
 

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** The worker entries under `workers/`. */
-export type WorkerName = "parse" | "git-log" | "tokens" | "embed" | "index";
+/** The worker entries under `workers/` (`verify` runs as a child process, the others as threads). */
+export type WorkerName = "parse" | "git-log" | "tokens" | "embed" | "index" | "verify";
 
 /**
  * Resolves a compiled worker entry, `dist/workers/<name>.js`, from wherever this module runs:

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import { faultPoint, type FaultPoint } from "../core/fault.js";
+import { isSealed, seal, SEAL_FILE, verifyInChild } from "./integrity.js";
 import { checkDataFile } from "./preflight.js";
 import { GraphTables } from "./tables/graph.js";
 import { HistoryTables } from "./tables/history.js";
@@ -13,6 +14,8 @@ import { VectorTables } from "./tables/vectors.js";
 import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
+/** Left by a reader that met damaged pages: the next writer rebuilds. */
+const DAMAGE_MARK = "damaged";
 const META_KEY = "meta";
 
 /** How a store was opened for writing. */
@@ -124,7 +127,10 @@ export class IndexStore {
 
   /** The existing store if it is current and sound, else why it must be rebuilt. */
   static async #openExisting(indexDir: string): Promise<IndexStore | string> {
-    const damage = checkDataFile(join(indexDir, DATA_FILE));
+    const marked = readDamageMark(indexDir);
+    if (marked !== null) return `a query found the index damaged (${marked})`;
+    const dataFile = join(indexDir, DATA_FILE);
+    const damage = checkDataFile(dataFile) ?? (isSealed(indexDir, dataFile) ? null : verifyInChild(dataFile));
     if (damage) return damage;
     let store: IndexStore | undefined;
     let meta: StoreMeta | undefined;
@@ -328,6 +334,29 @@ export class IndexStore {
     this.vectors.markChanged(path);
   }
 
+  /**
+   * Records that a reader met damaged pages (see {@link isDamage}): the next index run rebuilds
+   * instead of trusting the file, even when it has nothing to re-index. Best effort: a read-only
+   * index folder keeps no mark (and its index cannot be rebuilt there anyway).
+   */
+  static markDamaged(indexDir: string, why: string): void {
+    try {
+      writeFileSync(join(indexDir, DAMAGE_MARK), why.slice(0, 500));
+    } catch {
+      // read-only: nothing to do
+    }
+  }
+
+  /** Seals the data file as the writer leaves it (see store/integrity.ts); call after closing the writer's store. */
+  static seal(indexDir: string): void {
+    seal(indexDir, join(indexDir, DATA_FILE));
+  }
+
+  /** Deletes the index's data files (the caller holds the write lock and has closed every store on them). */
+  static discard(indexDir: string): void {
+    removeDataFiles(indexDir);
+  }
+
   /** Bytes used on disk by the index folder's data file. */
   diskBytes(): number {
     try {
@@ -354,6 +383,17 @@ function fileSize(path: string): number {
 function isCorruption(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH|MDB_PAGE_NOTFOUND|Data read, but end of buffer not reached|Unexpected end of MessagePack/i.test(message);
+}
+
+/**
+ * Whether an error met while reading or writing an open index says that its pages are damaged:
+ * LMDB's corruption codes (a damaged page can also leave a transaction unusable, MDB_BAD_TXN), or a
+ * record that no longer decodes.
+ */
+export function isDamage(error: unknown): boolean {
+  if (error instanceof ContextSmithError) return false;
+  const message = error instanceof Error ? error.message : String(error);
+  return isCorruption(error) || /MDB_BAD_TXN|MDB_BAD_VALSIZE|MDB_CURSOR_FULL|MDB_PAGE_FULL|Bad control character in string literal in JSON|is not valid JSON|Unexpected token .* in JSON|Invalid typed array length|Offset is outside the bounds|Invalid property type for record|Unexpected end of buffer|Unknown extension|Invalid record|Data read, but end of buffer/i.test(message);
 }
 
 function freshMeta(): StoreMeta {
@@ -399,5 +439,13 @@ export function ensureIndexDir(indexDir: string): void {
 }
 
 function removeDataFiles(indexDir: string): void {
-  for (const name of [DATA_FILE, `${DATA_FILE}-lock`]) rmSync(join(indexDir, name), { force: true });
+  for (const name of [DATA_FILE, `${DATA_FILE}-lock`, DAMAGE_MARK, SEAL_FILE]) rmSync(join(indexDir, name), { force: true });
+}
+
+function readDamageMark(indexDir: string): string | null {
+  try {
+    return readFileSync(join(indexDir, DAMAGE_MARK), "utf8");
+  } catch {
+    return null;
+  }
 }
