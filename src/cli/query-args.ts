@@ -26,15 +26,18 @@ export function queryOptions<T>(y: Argv<T>) {
 
 /** `--wait-timeout SECONDS`, for every command that may index. */
 export const waitTimeoutOption = {
-  type: "number",
+  type: "string",
   describe: "Give up after this many seconds when another index run holds the lock (default: wait while it lives)",
+  coerce: (value: string | number): number => {
+    const text = String(value).trim();
+    if (!/^\d+(\.\d+)?$/.test(text)) throw new ContextSmithError("INVALID_ARGUMENT", `--wait-timeout must be a number of seconds, not "${value}".`);
+    return Number(text);
+  },
 } as const;
 
-/** `--wait-timeout` in milliseconds. @throws ContextSmithError `INVALID_ARGUMENT` */
+/** `--wait-timeout` in milliseconds. */
 export function waitTimeoutMs(seconds: number | undefined): number | undefined {
-  if (seconds === undefined) return undefined;
-  if (!Number.isFinite(seconds) || seconds < 0) throw new ContextSmithError("INVALID_ARGUMENT", `--wait-timeout must be a number of seconds, not ${seconds}.`);
-  return seconds * 1000;
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 /** Adds the task sources: a positional text, or `--task-file F` (`-` for stdin). */

@@ -17,9 +17,9 @@ const reached = new Map<FaultPoint, number>();
 export function faultPoint(point: FaultPoint): void {
   const spec = process.env.CTXSMITH_FAULT;
   if (spec === undefined || !spec.startsWith("kill:")) return;
-  const [, name, nth] = spec.split(":");
+  const [, name, nth = "1"] = spec.split(":");
   if (name !== point) return;
   const count = (reached.get(point) ?? 0) + 1;
   reached.set(point, count);
-  if (count === Number(nth ?? 1)) process.kill(process.pid, "SIGKILL");
+  if (count === (/^\d+$/.test(nth) ? Number(nth) : 1)) process.kill(process.pid, "SIGKILL");
 }

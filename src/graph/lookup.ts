@@ -15,12 +15,6 @@ export interface FoundSymbol {
 }
 
 /**
- * Finds the definitions a user or an agent means by a name:
- * - bare: `charge_card`, `Checkout`;
- * - qualified: `Checkout.apply_coupon`, `shop.payments.charge_card` (a module path, then names in it);
- * - in a file: `src/shop/payments.py:charge_card` (the path may be partial: `payments.py:charge_card`).
- */
-/**
  * A symbol name as a user or an agent typed it, trimmed; every query by name starts here.
  * @throws ContextSmithError `INVALID_ARGUMENT` when it is empty
  */
@@ -30,6 +24,12 @@ export function symbolQuery(name: string): string {
   return trimmed;
 }
 
+/**
+ * Finds the definitions a user or an agent means by a name:
+ * - bare: `charge_card`, `Checkout`;
+ * - qualified: `Checkout.apply_coupon`, `shop.payments.charge_card` (a module path, then names in it);
+ * - in a file: `src/shop/payments.py:charge_card` (the path may be partial: `payments.py:charge_card`).
+ */
 export class SymbolFinder {
   readonly #store: IndexStore;
   #paths: PathIndex | undefined;

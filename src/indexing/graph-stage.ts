@@ -100,9 +100,12 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     const exists = store.file(path) !== undefined;
     const symbols = exists ? store.parse.symbols(path) ?? [] : [];
     if (cold) {
-      // Only the definitions index now; each file's `defined` record is written with its graph
-      // (step 2 reads its parse anyway).
-      for (const name of definedNames(symbols)) coldDefs.push([name, path]);
+      // Only the definitions index now, and what each file registered in it (its names; the shape
+      // comes with its graph in step 2, which reads its parse anyway). Without the names, a run
+      // killed before step 2 would leave definitions no later run removes.
+      const own = definedNames(symbols);
+      for (const name of own) coldDefs.push([name, path]);
+      defined.set(path, { names: own, shape: "" });
       continue;
     }
     const before = store.graph.defined(path);
@@ -120,7 +123,10 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     for (const dependent of store.graph.dependentsOf(path)) toResolve.add(dependent);
   }
   if (cold) {
-    await store.transaction(() => store.graph.addDefinitions(coldDefs), "graph-expand");
+    await store.transaction(() => {
+      store.graph.addDefinitions(coldDefs);
+      for (const [path, names] of defined) store.graph.setDefined(path, names, { cold });
+    }, "graph-expand");
     return;
   }
   for (const name of names) for (const file of store.graph.referrersOf(name)) toResolve.add(file);

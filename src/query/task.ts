@@ -134,15 +134,29 @@ function scannable(text: string): string {
   return long ? text.replace(/\S+/g, (run) => (run.length > MAX_REF_CHARS ? " " : run)) : text;
 }
 
+/** A `file:line` mention this close after a frame naming the same file is that frame again. */
+const FRAME_ECHO_CHARS = 300;
+
 function findFrames(text: string): FrameRef[] {
-  const found: Array<Omit<FrameRef, "order"> & { at: number }> = [];
-  for (const m of text.matchAll(PY_FRAME_RE)) found.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index });
+  type Found = Omit<FrameRef, "order"> & { at: number };
+  const frames: Found[] = [];
+  for (const m of text.matchAll(PY_FRAME_RE)) frames.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index });
   for (const m of text.matchAll(JS_FRAME_RE)) {
-    if (isFileName(m[2]!)) found.push({ path: m[2]!, line: Number(m[3]), name: m[1] ?? "", at: m.index });
+    if (isFileName(m[2]!)) frames.push({ path: m[2]!, line: Number(m[3]), name: m[1] ?? "", at: m.index });
   }
+  frames.sort((a, b) => a.at - b.at);
+  // The mentions come in text order: a window of what was found in the last FRAME_ECHO_CHARS
+  // characters keeps this linear (checking every earlier frame was quadratic in long logs).
+  const found = [...frames];
+  const recent: Found[] = [];
+  let next = 0;
   for (const m of text.matchAll(LINE_REF_RE)) {
-    if (!found.some((f) => f.at <= m.index && m.index < f.at + 300 && f.path.endsWith(m[1]!))) {
-      found.push({ path: trimPath(m[1]!), line: Number(m[2]), name: "", at: m.index });
+    while (next < frames.length && frames[next]!.at <= m.index) recent.push(frames[next++]!);
+    while (recent.length > 0 && recent[0]!.at + FRAME_ECHO_CHARS <= m.index) recent.shift();
+    if (!recent.some((f) => f.path.endsWith(m[1]!))) {
+      const mention = { path: trimPath(m[1]!), line: Number(m[2]), name: "", at: m.index };
+      found.push(mention);
+      recent.push(mention);
     }
   }
   found.sort((a, b) => a.at - b.at);
@@ -156,8 +170,10 @@ function looksLikeCode(word: string): boolean {
   return /[a-z][A-Z]/.test(word) || /^[A-Z][a-z0-9]+[A-Z]/.test(word);
 }
 
+const FILE_NAME_RE = new RegExp(String.raw`\.(?:${FILE_EXT})$`);
+
 function isFileName(word: string): boolean {
-  return new RegExp(String.raw`\.(?:${FILE_EXT})$`).test(word);
+  return FILE_NAME_RE.test(word);
 }
 
 function trimPath(path: string): string {

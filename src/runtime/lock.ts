@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -73,15 +73,8 @@ export async function acquireWriteLock(indexDir: string, options: LockOptions): 
     const owner = parseOwner(content);
     const why = staleness(path, owner, staleMs);
     if (why !== null) {
-      // Remove it only if it is still the same stale lock we looked at.
-      if (readOrNull(path) === content) {
-        try {
-          unlinkSync(path);
-          options.onTakeover?.(owner, why);
-        } catch {
-          // another process removed it first
-        }
-      }
+      if (takeOver(path, content)) options.onTakeover?.(owner, why);
+      else await sleep(options.pollMs ?? 200);
       continue;
     }
     if (!options.wait) {
@@ -121,7 +114,11 @@ function held(path: string, mine: string, heartbeatMs: number): WriteLock {
     release() {
       clearInterval(heartbeat);
       // Only remove the lock if it is still ours.
-      if (readOrNull(path) === mine) unlinkSync(path);
+      try {
+        if (readOrNull(path) === mine) unlinkSync(path);
+      } catch {
+        // Unreadable or gone: nothing of ours to remove.
+      }
     },
   };
 }
@@ -133,11 +130,41 @@ export function describeOwner(owner: LockOwner | null): string {
   return `pid ${owner.pid}${owner.host === hostname() ? "" : ` on host ${owner.host}`}${Number.isFinite(minutes) ? `, started ${minutes} min ago` : ""}`;
 }
 
+/** The lock file's content; null when there is none. @throws ContextSmithError `IO_ERROR` when it cannot be read (a folder, no permission) */
 function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new ContextSmithError("IO_ERROR", `Cannot read the lock ${path}: ${(error as Error).message}. Remove it if no index run is writing.`);
+  }
+}
+
+/**
+ * Removes a stale lock, if it is still the one judged stale. Two processes that both judged it
+ * stale take turns through an exclusively created folder: without it, one could remove the lock
+ * that the other has just created. A guard left by a killed process is removed after a while.
+ */
+function takeOver(path: string, stale: string): boolean {
+  const guard = `${path}.takeover`;
+  try {
+    mkdirSync(guard);
   } catch {
-    return null;
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > 10_000) rmSync(guard, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile
+    }
+    return false;
+  }
+  try {
+    if (readOrNull(path) !== stale) return false;
+    unlinkSync(path);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(guard, { recursive: true, force: true });
   }
 }
 

@@ -30,7 +30,8 @@ export interface AsyncTokenCounter {
  */
 export class TokenWorker implements AsyncTokenCounter {
   #worker: Worker | null = null;
-  readonly #pending = new Map<number, { resolve: (counts: number[]) => void; reject: (error: Error) => void }>();
+  /** Counts in flight, with the thread each was sent to. */
+  readonly #pending = new Map<number, { worker: Worker; resolve: (counts: number[]) => void; reject: (error: Error) => void }>();
   #nextId = 0;
   #closed = false;
 
@@ -49,7 +50,7 @@ export class TokenWorker implements AsyncTokenCounter {
     this.#closed = true;
     const worker = this.#worker;
     this.#worker = null;
-    this.#failAll(new ContextSmithError("ABORTED", "The token counter was closed."));
+    this.#fail(null, new ContextSmithError("ABORTED", "The token counter was closed."));
     if (!worker) return;
     worker.removeAllListeners("exit");
     // An unref'd thread's terminate() may never settle: the event loop empties first, and the
@@ -64,23 +65,27 @@ export class TokenWorker implements AsyncTokenCounter {
       const pending = this.#pending.get(response.id);
       if (!pending) return;
       this.#pending.delete(response.id);
-      if (this.#pending.size === 0) worker.unref();
+      if (![...this.#pending.values()].some((p) => p.worker === worker)) worker.unref();
       if ("error" in response) pending.reject(ContextSmithError.from(response.error, "INTERNAL"));
       else pending.resolve(response.counts);
     });
+    // An error and then an exit of the same thread fail its counts once, never a new thread's.
     const fail = (error: Error): void => {
       if (this.#worker === worker) this.#worker = null;
-      this.#failAll(ContextSmithError.from(error, "INTERNAL"));
+      this.#fail(worker, ContextSmithError.from(error, "INTERNAL"));
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new ContextSmithError("INTERNAL", `the token-count worker exited (code ${code})`)));
     return worker;
   }
 
-  #failAll(error: Error): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const { reject } of pending) reject(error);
+  /** Fails the counts sent to `worker` (null: every count). */
+  #fail(worker: Worker | null, error: Error): void {
+    for (const [id, pending] of [...this.#pending]) {
+      if (worker !== null && pending.worker !== worker) continue;
+      this.#pending.delete(id);
+      pending.reject(error);
+    }
   }
 
   #request(texts: string[]): Promise<number[]> {
@@ -88,7 +93,7 @@ export class TokenWorker implements AsyncTokenCounter {
     const worker = (this.#worker ??= this.#spawn());
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, { worker, resolve, reject });
       worker.ref();
       worker.postMessage({ id, encoding: this.encoding, texts } satisfies TokenRequest);
     });

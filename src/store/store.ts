@@ -393,7 +393,7 @@ function isCorruption(error: unknown): boolean {
 export function isDamage(error: unknown): boolean {
   if (error instanceof ContextSmithError) return false;
   const message = error instanceof Error ? error.message : String(error);
-  return isCorruption(error) || /MDB_BAD_TXN|MDB_BAD_VALSIZE|MDB_CURSOR_FULL|MDB_PAGE_FULL|Bad control character in string literal in JSON|is not valid JSON|Unexpected token .* in JSON|Invalid typed array length|Offset is outside the bounds|Invalid property type for record|Unexpected end of buffer|Unknown extension|Invalid record|Data read, but end of buffer/i.test(message);
+  return isCorruption(error) || /MDB_BAD_TXN|MDB_BAD_VALSIZE|MDB_CURSOR_FULL|MDB_PAGE_FULL|Bad control character in string literal in JSON|is not valid JSON|Unexpected token .* in JSON|Invalid typed array length|Offset is outside the bounds|Invalid property type for record|Unexpected end of buffer|Unknown extension|Invalid record|Data read, but end of buffer|is outside of buffer bounds/i.test(message);
 }
 
 function freshMeta(): StoreMeta {

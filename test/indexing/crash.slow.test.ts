@@ -5,7 +5,7 @@ import type { ProgressEvent } from "../../src/core/types.js";
 import { runCli, startCli } from "../helpers/cli.js";
 import { dumpIndex } from "../helpers/dump.js";
 import { cleanIndexDump } from "../helpers/index.js";
-import type { TempRepo } from "../helpers/repo.js";
+import { TempRepo } from "../helpers/repo.js";
 import { syntheticRepo } from "../helpers/synthetic.js";
 
 type KillPoint = { name: string; when: (e: ProgressEvent) => boolean };
@@ -88,5 +88,26 @@ describe("crash safety: kill -9 during indexing", () => {
     const rerun = runCli(["index", repo.root, "--json"]);
     expect(rerun.status, rerun.stderr).toBe(0);
     expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+  });
+
+  it("forgets the definitions of a file deleted after a run killed before its graph was resolved", async () => {
+    const small = TempRepo.create({ "a.py": "def gone():\n    return 1\n", "b.py": "def kept():\n    return 2\n" });
+    try {
+      const killed = runCli(["index", small.root, "--no-git"], { env: { CTXSMITH_FAULT: "kill:graph-chunk:1" } });
+      expect(killed.status).toBeNull();
+      small.remove("a.py");
+      expect(runCli(["index", small.root, "--no-git", "--quiet"]).status).toBe(0);
+      const symbol = runCli(["symbol", "gone", "--path", small.root, "--json", "--no-refresh"]);
+      // It said "Did you mean: gone?": the definition outlived its file.
+      expect(JSON.parse(symbol.stdout)).toEqual({ error: { code: "NOT_FOUND", message: "No definition of gone in the index.", data: { suggestions: [] } } });
+      // The graph is as a clean build's (the lexical and vector journals legitimately still list the deletion).
+      const graphOf = (dump: unknown): unknown => {
+        const { tables } = dump as { tables: Record<string, string[]> };
+        return ["graph", "defs", "defined", "refs", "dependents", "links", "graph-meta", "graph-journal"].map((t) => tables[t]);
+      };
+      expect(graphOf(await dumpIndex(join(small.root, ".contextsmith")))).toEqual(graphOf(await cleanIndexDump(small.root)));
+    } finally {
+      small.dispose();
+    }
   });
 });

@@ -28,6 +28,12 @@ describe("parseTask", () => {
     expect(task.paths.length).toBeGreaterThan(100);
   });
 
+  it("reads a log of 20,000 distinct file:line mentions, each once, in order", () => {
+    const task = parseTask(Array.from({ length: 20_000 }, (_, i) => `f${i}.py:${i + 1}`).join("\n"));
+    expect(task.frames).toHaveLength(20_000);
+    expect(task.frames[19_999]).toMatchObject({ path: "f19999.py", line: 20_000, order: 19_999 });
+  });
+
   it("takes a path from a URL, and no drive letter from the middle of a word", () => {
     const task = parseTask("See https://github.com/acme/shop/blob/main/src/shop/cart.py and logs:multipart.py:604");
     expect(task.paths).toContain("/github.com/acme/shop/blob/main/src/shop/cart.py");

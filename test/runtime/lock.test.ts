@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -93,5 +93,26 @@ describe("write lock", () => {
     expect(Date.now() - statSync(path).mtimeMs).toBeLessThan(5_000);
     await expect(acquireWriteLock(dir, { wait: false, staleMs: 60_000 })).rejects.toMatchObject({ code: "LOCKED" });
     lock.release();
+  });
+
+  it("fails with IO_ERROR when the lock cannot be read, instead of spinning", async () => {
+    mkdirSync(join(dir, "write.lock"));
+    await expect(acquireWriteLock(dir, { wait: true, waitTimeoutMs: 1000 })).rejects.toMatchObject({ code: "IO_ERROR", message: expect.stringContaining("Cannot read the lock") });
+  });
+
+  it("lets one of two processes that judged a lock stale take it over", async () => {
+    lockOf({ pid: 4242, host: "ci-runner-7" }, 300_000);
+    const taken: string[] = [];
+    const locks = [
+      acquireWriteLock(dir, { wait: true, pollMs: 10, onTakeover: () => taken.push("a") }),
+      acquireWriteLock(dir, { wait: true, pollMs: 10, onTakeover: () => taken.push("b") }),
+    ];
+    const first = await Promise.race(locks);
+    expect(taken).toHaveLength(1);
+    // The other waits for the first, and gets the lock once it is released: one after the other, never at once.
+    first.release();
+    const both = await Promise.all(locks);
+    both.find((l) => l !== first)!.release();
+    expect(taken).toHaveLength(1);
   });
 });

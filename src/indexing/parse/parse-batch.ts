@@ -30,11 +30,15 @@ export function parseBatch(grammars: Grammars, task: ParseTask): ParseResult {
 
 function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: PlannedRead, warnings: string[]): FileUpdate {
   const { limits } = task;
-  const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs };
   // The walk saw a regular file; by now it may be a link, a FIFO or much larger.
   const read = files.read(file.path, { maxBytes: limits.maxFileBytes });
-  if (!read.ok) return { kind: "skip", ...base, hash: "", reason: read.reason === "too-large" ? "too-large" : read.reason === "link" ? "symlink" : "unreadable" };
+  if (!read.ok) {
+    const reason = read.reason === "too-large" ? "too-large" : read.reason === "link" ? "symlink" : "unreadable";
+    return { kind: "skip", path: file.path, size: file.size, mtimeMs: file.mtimeMs, hash: "", reason };
+  }
   const { bytes, hash } = read;
+  // The record describes the bytes read (a file that changed since the walk is read again next time).
+  const base = { path: file.path, size: bytes.length, mtimeMs: read.mtimeMs };
   if (hash === file.expectHash) return { kind: "touch", ...base };
   const skip = (reason: Extract<FileUpdate, { kind: "skip" }>["reason"]): FileUpdate => ({ kind: "skip", ...base, hash, reason });
   // Anywhere, not only in git's first 8,000 bytes: tree-sitter stops reading at a NUL, so the
