@@ -23,3 +23,11 @@ export function faultPoint(point: FaultPoint): void {
   reached.set(point, count);
   if (count === (/^\d+$/.test(nth) ? Number(nth) : 1)) process.kill(process.pid, "SIGKILL");
 }
+
+/**
+ * With `CTXSMITH_FAULT=unreadable:<dir>` (repository-relative), the walk cannot list that folder,
+ * as if it had no permission (tests run as root, which has every permission).
+ */
+export function faultUnreadable(dir: string): boolean {
+  return process.env.CTXSMITH_FAULT === `unreadable:${dir}`;
+}

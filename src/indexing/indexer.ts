@@ -104,7 +104,7 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
 
     const walked = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
     emit({ stage: "walk", files: walked.files.length });
-    const plan = await time("plan", () => planRun(walked.files, store!.allStats()));
+    const plan = await time("plan", () => planRun(walked.files, store!.allStats(), walked.unreadable));
     emit({ stage: "plan", toRead: plan.read.length, unchanged: plan.unchanged, removed: plan.remove.length });
 
     // History runs beside parsing, in its own worker and its own transaction.
@@ -154,6 +154,10 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     warnings.push(...counts.warnings, ...(git?.warnings ?? []));
     const meta = store.meta();
     const skipped = { ...walked.skipped };
+    if (plan.kept > 0) {
+      skipped.unreadable = (skipped.unreadable ?? 0) + plan.kept;
+      warnings.push(`${plan.kept} indexed files could not be looked at (no permission: ${walked.unreadable.slice(0, 3).join(", ")}${walked.unreadable.length > 3 ? ", …" : ""}); kept as they were`);
+    }
     for (const [reason, n] of Object.entries(counts.skipped)) skipped[reason as SkipReason] = (skipped[reason as SkipReason] ?? 0) + n;
     emit({ stage: "done", ms });
     return {

@@ -14,6 +14,8 @@ export interface Plan {
   unchanged: number;
   /** Stored paths no longer on disk (or now excluded). */
   remove: string[];
+  /** Stored paths that could not be looked at (see WalkResult.unreadable): kept as they are. */
+  kept: number;
 }
 
 /**
@@ -21,7 +23,11 @@ export interface Plan {
  * stat does not mean changed content (a fresh CI checkout restores every mtime), so those files
  * are read and hashed, and re-parsed only when the hash differs.
  */
-export function planRun(walked: readonly WalkedFile[], stored: Iterable<Pick<StoredFile, "path" | "size" | "mtimeMs" | "hash">>): Plan {
+export function planRun(
+  walked: readonly WalkedFile[],
+  stored: Iterable<Pick<StoredFile, "path" | "size" | "mtimeMs" | "hash">>,
+  unreadable: readonly string[] = [],
+): Plan {
   // One pass over each side: this runs on every invocation, over every file.
   const known = new Map<string, Pick<StoredFile, "size" | "mtimeMs" | "hash">>();
   for (const s of stored) known.set(s.path, s);
@@ -33,5 +39,12 @@ export function planRun(walked: readonly WalkedFile[], stored: Iterable<Pick<Sto
     if (old && old.size === file.size && old.mtimeMs === file.mtimeMs) unchanged++;
     else read.push({ ...file, expectHash: old?.hash ?? null });
   }
-  return { read, unchanged, remove: [...known.keys()] };
+  const cannotSee = (path: string): boolean => unreadable.some((u) => u === "" || (u.endsWith("/") ? path.startsWith(u) : path === u));
+  const remove: string[] = [];
+  let kept = 0;
+  for (const path of known.keys()) {
+    if (unreadable.length > 0 && cannotSee(path)) kept++;
+    else remove.push(path);
+  }
+  return { read, unchanged, remove, kept };
 }

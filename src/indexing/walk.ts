@@ -3,6 +3,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { execa } from "execa";
 import ignore, { type Ignore } from "ignore";
 import { classifyPath } from "../core/languages.js";
+import { faultUnreadable } from "../core/fault.js";
 import { RepoFiles } from "../core/repo-file.js";
 import type { Language, SkipReason } from "../core/types.js";
 
@@ -22,6 +23,11 @@ export interface WalkResult {
   skipped: Partial<Record<SkipReason, number>>;
   /** Whether the root is inside a git work tree (the walk used git's own ignore rules). */
   git: boolean;
+  /**
+   * What could not be looked at (no permission): folders that could not be listed, as `dir/`
+   * (`""`: the root itself), and files git listed that could not be stat'ed. Their stored records are kept, not removed.
+   */
+  unreadable: string[];
 }
 
 export interface WalkOptions {
@@ -53,10 +59,12 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
   };
   const indexRel = relative(options.root, options.indexDir).split(sep).join("/");
   const files: WalkedFile[] = [];
-  const consider = (path: string, stat: Stats | null): void => {
+  const unreadable: string[] = [];
+  const consider = (path: string, stat: Stats | null | "unreadable"): void => {
     if (indexRel && !indexRel.startsWith("..") && (path === indexRel || path.startsWith(`${indexRel}/`))) return;
     if (ALWAYS_SKIPPED_PATH.test(path)) return;
     if (!stat) return; // listed by git but deleted from the work tree
+    if (stat === "unreadable") return void unreadable.push(path);
     if (stat.isSymbolicLink()) return count("symlink");
     if (!stat.isFile()) return; // submodules, sockets, fifos
     const cls = classifyPath(path);
@@ -74,13 +82,13 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
     for (const path of listed) {
       // git lists index entries; a tracked folder since replaced by a symlink would lead out.
       if (!inside(dirname(path))) count("symlink");
-      else consider(path, lstatOrNull(prefix + path));
+      else consider(path, lstatOrUnreadable(prefix + path));
     }
   } else {
-    walkDirectory(new RepoFiles(options.root), options.root, "", [], consider);
+    walkDirectory(new RepoFiles(options.root), options.root, "", [], consider, (dir) => unreadable.push(dir === "" ? "" : `${dir}/`));
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped, git: listed !== null };
+  return { files, skipped, git: listed !== null, unreadable };
 }
 
 /** `git ls-files` of the work tree, or null when the root is not inside one (or git is absent). */
@@ -132,6 +140,16 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
+/** The stat of a listed file; null when it is gone, "unreadable" when it cannot be looked at. */
+function lstatOrUnreadable(path: string): Stats | null | "unreadable" {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "EACCES" || code === "EPERM" ? "unreadable" : null;
+  }
+}
+
 /** A .gitignore larger than this is not a list of patterns anyone wrote. */
 const MAX_IGNORE_BYTES = 1024 * 1024;
 
@@ -140,7 +158,14 @@ interface Rules {
   ig: Ignore;
 }
 
-function walkDirectory(files: RepoFiles, root: string, dir: string, inherited: Rules[], consider: (path: string, stat: Stats | null) => void): void {
+function walkDirectory(
+  files: RepoFiles,
+  root: string,
+  dir: string,
+  inherited: Rules[],
+  consider: (path: string, stat: Stats | null) => void,
+  cannotList: (dir: string) => void,
+): void {
   const abs = dir ? join(root, dir) : root;
   let rules = inherited;
   // A .gitignore that is a link (out of the root, or anywhere) is not read.
@@ -148,9 +173,12 @@ function walkDirectory(files: RepoFiles, root: string, dir: string, inherited: R
   if (gitignore !== null) rules = [...inherited, { base: dir, ig: ignore().add(gitignore) }];
   let entries;
   try {
+    if (faultUnreadable(dir)) throw Object.assign(new Error(`EACCES: ${abs}`), { code: "EACCES" });
     entries = readdirSync(abs, { withFileTypes: true });
-  } catch {
-    return; // unreadable folder: nothing we can index in it
+  } catch (error) {
+    // Gone meanwhile: nothing in it. Unreadable: what the index has of it is kept, not dropped.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") cannotList(dir);
+    return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const entry of entries) {
@@ -158,7 +186,7 @@ function walkDirectory(files: RepoFiles, root: string, dir: string, inherited: R
     const isDir = entry.isDirectory();
     if (isDir && (ALWAYS_SKIPPED_DIRS.has(entry.name) || FALLBACK_SKIPPED_DIRS.has(entry.name))) continue;
     if (isIgnored(rules, path, isDir)) continue;
-    if (isDir) walkDirectory(files, root, path, rules, consider);
+    if (isDir) walkDirectory(files, root, path, rules, consider, cannotList);
     else consider(path, lstatOrNull(join(root, path)));
   }
 }

@@ -61,4 +61,23 @@ describe("a hostile repository", () => {
       await engine.close();
     }
   });
+
+  it("keeps what it indexed under a folder it can no longer list, and says so", async () => {
+    rmSync(repo.path("src/pipe.py"));
+    repo.write({ "lib/money.py": "def cents(amount):\n    return round(amount * 100)\n", "lib/tax.py": "def vat(x):\n    return x * 0.2\n" });
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      await engine.index();
+      process.env.CTXSMITH_FAULT = "unreadable:lib"; // as if the folder had lost its permissions
+      const stats = await engine.index();
+      expect(stats.files.removed).toBe(0);
+      expect(stats.files.skipped.unreadable).toBe(2);
+      expect(stats.warnings.join("\n")).toMatch(/2 indexed files could not be looked at \(no permission: lib\/\); kept as they were/);
+      expect(storeOf(engine)!.file("lib/money.py")).toBeDefined();
+      expect((await engine.search("cents", { refresh: false })).map((h) => h.name)).toContain("cents");
+    } finally {
+      delete process.env.CTXSMITH_FAULT;
+      await engine.close();
+    }
+  });
 });

@@ -18,7 +18,7 @@ describe("planRun", () => {
   });
 
   it("skips files whose size and mtime match", () => {
-    expect(planRun([walked("a.py", 1, 1)], [stored("a.py", 1, 1, "h")])).toEqual({ read: [], unchanged: 1, remove: [] });
+    expect(planRun([walked("a.py", 1, 1)], [stored("a.py", 1, 1, "h")])).toEqual({ read: [], unchanged: 1, remove: [], kept: 0 });
   });
 
   it("re-reads a file whose stat changed, expecting its stored hash", () => {
