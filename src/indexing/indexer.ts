@@ -17,7 +17,6 @@ import { createPool, type ParsePools } from "../runtime/pools.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask, type ParseResult, type ParseTask } from "./protocol.js";
 import { walk } from "./walk.js";
 
-/** How a caller follows and controls an index run. */
 /**
  * The indexing orchestrator: lock -> walk -> plan -> (parse pool ‖ git-log worker) -> lexical
  * snapshot. It only sequences stages; each stage lives in its own module.
