@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -35,6 +35,11 @@ export interface LockOptions {
   /** For tests: the heartbeat period and the age past which a lock is stale. */
   heartbeatMs?: number;
   staleMs?: number;
+}
+
+/** Whether an index folder has a write lock (held, or left by a killed writer). */
+export function writeLockExists(indexDir: string): boolean {
+  return existsSync(join(indexDir, LOCK_FILE));
 }
 
 /** A held write lock; release it when done (a crashed holder's lock is detected as stale). */

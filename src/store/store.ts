@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import { faultPoint, type FaultPoint } from "../core/fault.js";
+import { writeLockExists } from "../runtime/lock.js";
 import { isSealed, seal, SEAL_FILE, verifyInChild } from "./integrity.js";
 import { checkDataFile } from "./preflight.js";
 import { GraphTables } from "./tables/graph.js";
@@ -176,8 +177,14 @@ export class IndexStore {
     // An empty file is one a writer has just created and not yet initialised (LMDB writes both
     // meta pages at once): there is no index to read yet, and nothing damaged either.
     if (fileSize(join(indexDir, DATA_FILE)) === 0) return null;
-    const damage = checkDataFile(join(indexDir, DATA_FILE));
-    if (damage) throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is damaged (${damage}). Run \`ctxsmith index\` to rebuild it.`);
+    const dataFile = join(indexDir, DATA_FILE);
+    // Unsealed and no writer at work (that one checks it itself): walk it in a child first, so a
+    // damaged page crashes the check, not this reader. Only after a kill or an outside write.
+    const damage = checkDataFile(dataFile) ?? (isSealed(indexDir, dataFile) || writeLockExists(indexDir) ? null : verifyInChild(dataFile));
+    if (damage) {
+      IndexStore.markDamaged(indexDir, damage);
+      throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is damaged (${damage}). Run \`ctxsmith index\` to rebuild it.`);
+    }
     let store: IndexStore;
     try {
       store = IndexStore.#openPreferWritable(indexDir);
