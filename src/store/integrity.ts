@@ -51,8 +51,18 @@ export function seal(indexDir: string, dataFile: string): void {
  * not (the child's error, or the signal that killed it).
  */
 export function verifyInChild(dataFile: string): string | null {
-  const child = spawnSync(process.execPath, [workerFile("verify"), dataFile], { encoding: "utf8", timeout: 10 * 60_000 });
+  // A damaged page can also send LMDB round a cycle of pages for ever: the walk is bounded, at
+  // 20 s plus 200 ms per MB (sympy's 74 MB take 0.34 s).
+  let size = 0;
+  try {
+    size = statSync(dataFile).size;
+  } catch {
+    // gone: the walk says so
+  }
+  const timeout = 20_000 + Math.round((size / 1048576) * 200);
+  const child = spawnSync(process.execPath, [workerFile("verify"), dataFile], { encoding: "utf8", timeout, killSignal: "SIGKILL" });
   if (child.status === 0) return null;
+  if (child.error && (child.error as NodeJS.ErrnoException).code === "ETIMEDOUT") return `the index file is damaged: a walk of its pages did not end within ${Math.round(timeout / 1000)} s`;
   if (child.signal) return `the index file is damaged: a walk of its pages crashed (${child.signal})`;
   const said = (child.stderr || child.error?.message || "").trim().split("\n")[0] ?? "";
   return `the index file is damaged: a walk of its pages failed${said ? ` (${said})` : ""}`;
