@@ -28,11 +28,7 @@ export function queryOptions<T>(y: Argv<T>) {
 export const waitTimeoutOption = {
   type: "string",
   describe: "Give up after this many seconds when another index run holds the lock (default: wait while it lives)",
-  coerce: (value: string | number): number => {
-    const text = String(value).trim();
-    if (!/^\d+(\.\d+)?$/.test(text)) throw new ContextSmithError("INVALID_ARGUMENT", `--wait-timeout must be a number of seconds, not "${value}".`);
-    return Number(text);
-  },
+  coerce: decimal("wait-timeout", /^\d+(\.\d+)?$/, "a number of seconds"),
 } as const;
 
 /** `--wait-timeout` in milliseconds. */
@@ -106,10 +102,18 @@ export function positiveWholeOption(name: string, describe: string, defaultValue
     type: "string",
     default: String(defaultValue),
     describe,
-    coerce: (value: string | number): number => {
-      const text = String(value).trim();
-      if (!/^\d+$/.test(text) || Number(text) < 1) throw new ContextSmithError("INVALID_ARGUMENT", `--${name} must be a positive whole number, not "${value}".`);
-      return Number(text);
-    },
+    coerce: decimal(name, /^0*[1-9]\d*$/, "a positive whole number"),
   } as const;
+}
+
+/**
+ * An option's value read as decimal digits matching `pattern` (yargs alone reads `0x10` as 16 and
+ * `1e3` as 1000). @throws ContextSmithError `INVALID_ARGUMENT`, a usage error
+ */
+function decimal(name: string, pattern: RegExp, what: string): (value: string | number) => number {
+  return (value) => {
+    const text = String(value).trim();
+    if (!pattern.test(text)) throw new ContextSmithError("INVALID_ARGUMENT", `--${name} must be ${what}, not "${value}".`);
+    return Number(text);
+  };
 }

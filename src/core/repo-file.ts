@@ -101,6 +101,14 @@ export class RepoFiles {
     return read.ok ? read.bytes.toString("utf8") : null;
   }
 
+  /**
+   * The text of a file exactly as it was indexed (its recorded size and content hash), or null:
+   * what packing, notes and the graph stage show or read beside the index's line numbers.
+   */
+  readIndexed(record: { path: string; size: number; hash: string }): string | null {
+    return this.readText(record.path, { maxBytes: record.size, expectHash: record.hash });
+  }
+
   #resolveRoot(): string | null {
     if (this.#realRoot === undefined) {
       try {

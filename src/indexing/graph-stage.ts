@@ -158,7 +158,7 @@ function workspacePackages(store: IndexStore, root: string): Map<string, string>
     const record = isPackageJson(path) ? store.file(path) : undefined;
     if (!record) continue;
     try {
-      const { name } = JSON.parse(files.readText(path, { maxBytes: record.size, expectHash: record.hash }) ?? "") as { name?: unknown };
+      const { name } = JSON.parse(files.readIndexed(record) ?? "") as { name?: unknown };
       // The shallowest package.json wins a name that test fixtures reuse.
       const dir = dirOf(path);
       const known = packages.get(typeof name === "string" ? name : "");

@@ -29,7 +29,7 @@ export class Notebook {
       // The file as indexed (its size and hash): the stored symbol lines are its lines.
       lines: (path) => {
         const record = store?.file(path);
-        return record ? (files.readText(path, { maxBytes: record.size, expectHash: record.hash })?.split("\n") ?? null) : null;
+        return record ? (files.readIndexed(record)?.split("\n") ?? null) : null;
       },
     };
   }

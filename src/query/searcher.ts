@@ -217,7 +217,7 @@ export class Searcher {
     return bounded(this.#texts, path, () => {
       const record = this.#store.file(path);
       if (!record || record.skipped) return null;
-      const text = this.#files.readText(path, { maxBytes: record.size, expectHash: record.hash });
+      const text = this.#files.readIndexed(record);
       return text === null ? null : fileText(path, record.language, text);
     });
   }

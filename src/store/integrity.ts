@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { open } from "lmdb";
 import { workerFile } from "../runtime/worker-file.js";
 
@@ -28,19 +28,19 @@ function fingerprint(dataFile: string): string | null {
 }
 
 /** Whether the data file is as the last writer to finish left it. */
-export function isSealed(indexDir: string, dataFile: string): boolean {
+export function isSealed(dataFile: string): boolean {
   try {
-    return readFileSync(join(indexDir, SEAL_FILE), "utf8") === fingerprint(dataFile);
+    return readFileSync(join(dirname(dataFile), SEAL_FILE), "utf8") === fingerprint(dataFile);
   } catch {
     return false;
   }
 }
 
 /** Seals the data file as it is now (the caller holds the write lock and has closed its store). */
-export function seal(indexDir: string, dataFile: string): void {
+export function seal(dataFile: string): void {
   const print = fingerprint(dataFile);
   try {
-    if (print) writeFileSync(join(indexDir, SEAL_FILE), print);
+    if (print) writeFileSync(join(dirname(dataFile), SEAL_FILE), print);
   } catch {
     // A read-only folder: the next writer checks the file again.
   }

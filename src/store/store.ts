@@ -131,7 +131,7 @@ export class IndexStore {
     const marked = readDamageMark(indexDir);
     if (marked !== null) return `a query found the index damaged (${marked})`;
     const dataFile = join(indexDir, DATA_FILE);
-    const damage = checkDataFile(dataFile) ?? (isSealed(indexDir, dataFile) ? null : verifyInChild(dataFile));
+    const damage = checkDataFile(dataFile) ?? (isSealed(dataFile) ? null : verifyInChild(dataFile));
     if (damage) return damage;
     let store: IndexStore | undefined;
     let meta: StoreMeta | undefined;
@@ -180,7 +180,7 @@ export class IndexStore {
     const dataFile = join(indexDir, DATA_FILE);
     // Unsealed and no writer at work (that one checks it itself): walk it in a child first, so a
     // damaged page crashes the check, not this reader. Only after a kill or an outside write.
-    const damage = checkDataFile(dataFile) ?? (isSealed(indexDir, dataFile) || writeLockExists(indexDir) ? null : verifyInChild(dataFile));
+    const damage = checkDataFile(dataFile) ?? (isSealed(dataFile) || writeLockExists(indexDir) ? null : verifyInChild(dataFile));
     if (damage) {
       IndexStore.markDamaged(indexDir, damage);
       throw new ContextSmithError("INDEX_CORRUPT", `The index in ${indexDir} is damaged (${damage}). Run \`ctxsmith index\` to rebuild it.`);
@@ -356,7 +356,7 @@ export class IndexStore {
 
   /** Seals the data file as the writer leaves it (see store/integrity.ts); call after closing the writer's store. */
   static seal(indexDir: string): void {
-    seal(indexDir, join(indexDir, DATA_FILE));
+    seal(join(indexDir, DATA_FILE));
   }
 
   /** Deletes the index's data files (the caller holds the write lock and has closed every store on them). */

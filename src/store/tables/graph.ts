@@ -34,7 +34,7 @@ export class GraphTables {
   /** PageRank per file (key `pagerank`), and a marker while it is due (key `pagerank-due`). */
   readonly #meta: Database<Record<string, number>, string>;
 
-  constructor(env: RootDatabase, readonly scope: WriteScope) {
+  constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#graph = env.openDB("graph", {});
     this.#dependents = env.openDB("dependents", { keyEncoding: "ordered-binary" });
     this.#refs = env.openDB("refs", { keyEncoding: "ordered-binary" });

@@ -31,7 +31,7 @@ export class HistoryTables {
   readonly #commits: Database<CommitInfo, string>;
   readonly #index: Database<Buffer, string>;
 
-  constructor(env: RootDatabase, readonly scope: WriteScope) {
+  constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#files = env.openDB("history", {});
     this.#commits = env.openDB("commits", {});
     this.#index = env.openDB("history-index", { encoding: "binary" });

@@ -29,7 +29,7 @@ export class LexicalTables {
   readonly #journal: Database<true, string>;
   readonly #ids: Database<string, number>;
 
-  constructor(env: RootDatabase, readonly scope: WriteScope) {
+  constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#snapshot = env.openDB("lexical", { encoding: "binary" });
     this.#journal = env.openDB("journal", {});
     this.#ids = env.openDB("paths", { keyEncoding: "uint32" });

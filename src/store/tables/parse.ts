@@ -19,7 +19,7 @@ export class ParseTables {
   readonly #symbols: Database<SymbolInfo[], string>;
   readonly #terms: Database<TermStats, string>;
 
-  constructor(env: RootDatabase, readonly scope: WriteScope) {
+  constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#parsed = env.openDB("parsed", {});
     this.#symbols = env.openDB("symbols", {});
     this.#terms = env.openDB("terms", {});

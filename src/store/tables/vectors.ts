@@ -23,7 +23,7 @@ export class VectorTables {
   readonly #labels: Database<[string, string], number>;
   readonly #journal: Database<true, string>;
 
-  constructor(env: RootDatabase, readonly scope: WriteScope) {
+  constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#files = env.openDB("embedded", {});
     this.#labels = env.openDB("labels", { keyEncoding: "uint32" });
     this.#journal = env.openDB("embed-journal", {});
