@@ -3,6 +3,7 @@
  * layers below it; nothing imports upward, and no modules import each other in a circle:
  *
  *   doors: cli, mcp, bench (src/bench), index.ts        (cli may use mcp and bench)
+ *   workspace                                            many repositories: registry, groups, relations, fused queries
  *   engine.ts                                            one repository over the shared runtime
  *   notes -> query -> graph;  indexing -> graph          read path, write path
  *   store                                                LMDB schema and tables, the lexical and vector indexes
@@ -31,7 +32,8 @@ module.exports = {
     layer("indexing", "^src/indexing/", ["graph/", "store/", "runtime/", "core/"]),
     layer("notes", "^src/notes/", ["query/", "graph/", "store/", "runtime/", "core/"]),
     layer("engine", "^src/engine\\.ts$", ["notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
-    layer("mcp", "^src/mcp/", ["engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
+    layer("workspace", "^src/workspace/", ["engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
+    layer("mcp", "^src/mcp/", ["workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     layer("bench", "^src/bench/", ["engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     layer("workers", "^workers/", ["query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     {

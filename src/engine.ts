@@ -13,7 +13,8 @@ import { resolveRanking, type RankingConfig, type RankingOverrides } from "./que
 import { describeFile, rerankFiles } from "./query/rerank.js";
 import { Searcher, type RankOptions } from "./query/searcher.js";
 import { embedTask, taskVector, type TaskEmbedding } from "./query/task-vector.js";
-import type { RankResult, SearchHit } from "./query/types.js";
+import type { PackSource } from "./query/pack/pack-ranking.js";
+import type { RankedFile, RankResult, SearchHit } from "./query/types.js";
 import type { Embedder } from "./runtime/embed/types.js";
 import { Runtime } from "./runtime/runtime.js";
 import { indexedPath, staleFiles } from "./store/repo-paths.js";
@@ -194,6 +195,20 @@ export class Engine {
       const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config);
       const result = await attachNotes(await repack(budget), this.#notebook().list(), repack, counter);
       return { ...result, ...withNotices(notices) };
+    }, options);
+  }
+
+  /**
+   * Ranks the files for `task` and hands the ranking, with what packing reads of this repository,
+   * to `use` while the index it read stays open: how a workspace packs one budget across the
+   * rankings of several repositories (see `Workspace.context`).
+   */
+  async rankToPack<T>(task: string, options: QueryOptions, use: (ranked: RankedFile[], source: PackSource, notices: string[]) => Promise<T>): Promise<T> {
+    return this.#query(async () => {
+      const { searcher, rankOptions, notices } = await this.#prepare(task, options, this.#rankOptions(options));
+      const ranked = searcher.rank(task, rankOptions).files;
+      throwIfAborted(options.signal);
+      return use(ranked, searcher.packSource(task), notices);
     }, options);
   }
 

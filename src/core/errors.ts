@@ -7,6 +7,9 @@ export type ErrorCode =
   | "NO_INDEX"
   | "NOT_FOUND"
   | "GIT_FAILED"
+  | "ALREADY_EXISTS"
+  | "DEPENDENCY_CYCLE"
+  | "REGISTRY_DAMAGED"
   | "WORKER_FAILED"
   | "ABORTED"
   | "INVALID_ARGUMENT"
@@ -80,6 +83,9 @@ const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   "NO_INDEX",
   "NOT_FOUND",
   "GIT_FAILED",
+  "ALREADY_EXISTS",
+  "DEPENDENCY_CYCLE",
+  "REGISTRY_DAMAGED",
   "WORKER_FAILED",
   "ABORTED",
   "INVALID_ARGUMENT",

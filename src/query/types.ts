@@ -91,6 +91,8 @@ export interface Span {
   kind: SpanKind;
   /** The symbol the span belongs to (qualified name), or null. */
   symbol: string | null;
+  /** Its repository, in a context packed across the repositories of a workspace. */
+  repo?: string;
 }
 
 /** A packed context: what `Engine.context` answers (with the notes of the code shown, see notes/attach.ts). */
@@ -102,6 +104,8 @@ export interface ContextResult {
   budget: number;
   /** Files shown, in rank order. */
   files: string[];
+  /** In a context packed across repositories: the repository of each of `files`. */
+  repos?: string[];
   /** Exactly the lines shown in `text`, per file in rank order, by line within a file. */
   spans: Span[];
   /** What the ranking could not use and why (see {@link RankResult.notices}). */

@@ -22,6 +22,12 @@ export interface LockOwner {
 }
 
 export interface LockOptions {
+  /** The lock file's name in the folder (default `write.lock`, the index's write lock). */
+  file?: string;
+  /** What holds such a lock, for messages (default "index run"). */
+  holder?: string;
+  /** What to do when the lock is held and we do not wait (default: wait for it). */
+  busyAdvice?: string;
   /** Wait for another writer to finish (default) or fail at once with `LOCKED`. */
   wait: boolean;
   /** Give up waiting after this long with `LOCKED` (default: wait as long as the holder lives). */
@@ -54,7 +60,8 @@ export interface WriteLock {
  * LMDB gives them a consistent snapshot while a writer works.
  */
 export async function acquireWriteLock(indexDir: string, options: LockOptions): Promise<WriteLock> {
-  const path = join(indexDir, LOCK_FILE);
+  const path = join(indexDir, options.file ?? LOCK_FILE);
+  const holder = options.holder ?? "index run";
   const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: Date.now() };
   const mine = JSON.stringify(me);
   const staleMs = options.staleMs ?? STALE_MS;
@@ -83,14 +90,17 @@ export async function acquireWriteLock(indexDir: string, options: LockOptions): 
       continue;
     }
     if (!options.wait) {
-      throw new ContextSmithError("LOCKED", `Another index run (${describeOwner(owner)}) is writing this index. Wait for it, or run without --no-wait.`, {
+      const busy = options.busyAdvice
+        ? `Another ${holder} (${describeOwner(owner)}) holds ${path}. ${options.busyAdvice}`
+        : `Another index run (${describeOwner(owner)}) is writing this index. Wait for it, or run without --no-wait.`;
+      throw new ContextSmithError("LOCKED", busy, {
         pid: owner?.pid,
       });
     }
     if (options.waitTimeoutMs !== undefined && Date.now() - waitingSince >= options.waitTimeoutMs) {
       throw new ContextSmithError(
         "LOCKED",
-        `Gave up after waiting ${Math.round((Date.now() - waitingSince) / 1000)} s for another index run (${describeOwner(owner)}). If no such run exists, delete ${path}.`,
+        `Gave up after waiting ${Math.round((Date.now() - waitingSince) / 1000)} s for another ${holder} (${describeOwner(owner)}). If no such run exists, delete ${path}.`,
         { pid: owner?.pid },
       );
     }

@@ -24,14 +24,35 @@ export function packDepth(config: RankingConfig, budget: number): number {
 }
 
 /** Packs the code of a ranking's best files into `budget` tokens. */
-export async function packRanking(ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig, source: PackSource): Promise<ContextResult> {
+export function packRanking(ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig, source: PackSource): Promise<ContextResult> {
+  return packSources(
+    ranked.slice(0, packDepth(config, budget)).map((file) => ({ file, source })),
+    budget,
+    counter,
+    config,
+  );
+}
+
+/** A ranked file to pack, with where its code is read from (its repository's pack source). */
+export interface PackEntry {
+  file: RankedFile;
+  source: PackSource;
+  /** Its repository, in a pack across the repositories of a workspace. */
+  repo?: string;
+  /** More of why it was chosen, for its header ("upstream 1 hop"). */
+  note?: string;
+}
+
+/** Packs the code of ranked files, best first, each read from its own source, into `budget` tokens. */
+export async function packSources(entries: readonly PackEntry[], budget: number, counter: AsyncTokenCounter, config: RankingConfig): Promise<ContextResult> {
   const candidates: Candidate[] = [];
   let rank = 0;
-  for (const entry of ranked.slice(0, packDepth(config, budget))) {
+  for (const { file: entry, source, repo, note } of entries) {
     rank++;
     const text = source.text(entry.path);
     if (!text) continue;
-    candidates.push(...fileCandidates({ ...text, rank, why: `#${rank} (${why(entry)})` }, source.symbols(entry.path), source.termWeights, config.pack, source.focus(entry.path)));
+    const file = { ...text, rank, why: `#${rank} (${why(entry)}${note ? `; ${note}` : ""})`, ...(repo === undefined ? {} : { repo }) };
+    candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, source.focus(entry.path)));
   }
   return { ...(await pack(candidates, budget, counter, config.pack)), budget };
 }

@@ -2,7 +2,7 @@ import type { ContextResult, SpanKind } from "../types.js";
 import type { PackConfig } from "../ranking-config.js";
 import { render, renderHeader, renderLine, type LineOwner, type ShownFile } from "./render.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
-import type { Candidate } from "./types.js";
+import type { Candidate, PackFile } from "./types.js";
 
 /** When a line is shown by two picks, it is reported under the stronger kind. */
 const KIND_PRIORITY: Record<SpanKind, number> = { "file-outline": 1, "class-outline": 2, code: 3, body: 3, file: 3 };
@@ -11,6 +11,11 @@ const INITIAL_RATIO = 0.3;
 /** Stop refining once the text fills this share of the budget. */
 const FULL_ENOUGH = 0.97;
 const MAX_ROUNDS = 4;
+
+/** Where a file's shown lines are kept: its path, within its repository when the pack spans several. */
+function keyOf(file: PackFile): string {
+  return file.repo === undefined ? file.path : `${file.repo}\u0000${file.path}`;
+}
 
 /** The packer's state: what is shown, and the picks that put it there, in order. */
 interface State {
@@ -56,23 +61,23 @@ export async function pack(candidates: readonly Candidate[], budget: number, cou
 function fill(state: State, candidates: readonly Candidate[], budget: number, ratio: number, config: PackConfig): number {
   const chosen = new Set(state.picks);
   const perFile = new Map<string, number>();
-  for (const pick of state.picks) perFile.set(pick.file.path, (perFile.get(pick.file.path) ?? 0) + 1);
+  for (const pick of state.picks) perFile.set(keyOf(pick.file), (perFile.get(keyOf(pick.file)) ?? 0) + 1);
   let used = estimateChars(state) * ratio;
   const heap = new MaxHeap<{ candidate: Candidate; density: number }>((e) => e.density);
   // A candidate's added characters change only when its file's shown lines do: memoised per file version.
   const versions = new Map<string, number>();
   const memo = new Map<Candidate, { version: number; chars: number }>();
   const added = (candidate: Candidate): number => {
-    const version = versions.get(candidate.file.path) ?? 0;
+    const version = versions.get(keyOf(candidate.file)) ?? 0;
     const hit = memo.get(candidate);
     if (hit?.version === version) return hit.chars;
-    const chars = addedChars(candidate, state.shown.get(candidate.file.path));
+    const chars = addedChars(candidate, state.shown.get(keyOf(candidate.file)));
     memo.set(candidate, { version, chars });
     return chars;
   };
   const density = (candidate: Candidate): number => {
     const cost = added(candidate) * ratio;
-    const value = candidate.value * Math.pow(config.repeatDiscount, perFile.get(candidate.file.path) ?? 0);
+    const value = candidate.value * Math.pow(config.repeatDiscount, perFile.get(keyOf(candidate.file)) ?? 0);
     return cost > 0 ? value / cost : -1;
   };
   for (const candidate of candidates) if (!chosen.has(candidate)) heap.push({ candidate, density: density(candidate) });
@@ -93,8 +98,8 @@ function fill(state: State, candidates: readonly Candidate[], budget: number, ra
     if (used + cost > budget) continue;
     show(state.shown, candidate);
     state.picks.push(candidate);
-    perFile.set(candidate.file.path, (perFile.get(candidate.file.path) ?? 0) + 1);
-    versions.set(candidate.file.path, (versions.get(candidate.file.path) ?? 0) + 1);
+    perFile.set(keyOf(candidate.file), (perFile.get(keyOf(candidate.file)) ?? 0) + 1);
+    versions.set(keyOf(candidate.file), (versions.get(keyOf(candidate.file)) ?? 0) + 1);
     used += cost;
     picked++;
   }
@@ -104,13 +109,16 @@ function fill(state: State, candidates: readonly Candidate[], budget: number, ra
 async function renderState(state: State, counter: AsyncTokenCounter): Promise<Omit<ContextResult, "budget">> {
   const ordered = [...state.shown.values()].sort((a, b) => a.file.rank - b.file.rank);
   const { text, spans } = render(ordered);
-  return { text, tokens: await counter.count(text), files: ordered.map((s) => s.file.path), spans };
+  const files = ordered.map((s) => s.file.path);
+  // A workspace pack says which repository each file is of (paths may repeat across repositories).
+  const repos = ordered.some((s) => s.file.repo !== undefined) ? { repos: ordered.map((s) => s.file.repo ?? "") } : {};
+  return { text, tokens: await counter.count(text), files, spans, ...repos };
 }
 
 /** Characters the candidate adds to the text: new lines, a gap line per new run, a header for a new file. */
 function addedChars(candidate: Candidate, file: ShownFile | undefined): number {
   if (!file) {
-    const header = renderHeader(candidate.file, candidate.ranges.map(([start, end]) => ({ path: "", start, end, kind: "body", symbol: null }))).length;
+    const header = renderHeader(candidate.file, candidate.ranges.map(([start, end]) => ({ path: "", start, end, kind: "body", symbol: candidate.symbol }))).length;
     return header + 4 + candidate.chars + 2 * candidate.ranges.length;
   }
   let chars = 0;
@@ -133,7 +141,7 @@ function estimateChars(state: State): number {
   const shown: State = { shown: new Map(), picks: [] };
   let chars = 0;
   for (const pick of state.picks) {
-    chars += addedChars(pick, shown.shown.get(pick.file.path));
+    chars += addedChars(pick, shown.shown.get(keyOf(pick.file)));
     show(shown.shown, pick);
   }
   return chars;
@@ -145,8 +153,8 @@ function rebuild(state: State): void {
 }
 
 function show(shown: Map<string, ShownFile>, candidate: Candidate): void {
-  let file = shown.get(candidate.file.path);
-  if (!file) shown.set(candidate.file.path, (file = { file: candidate.file, lines: new Map<number, LineOwner>() }));
+  let file = shown.get(keyOf(candidate.file));
+  if (!file) shown.set(keyOf(candidate.file), (file = { file: candidate.file, lines: new Map<number, LineOwner>() }));
   for (const [start, end] of candidate.ranges) {
     for (let line = start; line <= end; line++) {
       const owner = file.lines.get(line);

@@ -22,10 +22,14 @@ export function renderLine(file: PackFile, line: number): string {
 }
 
 /** The header of a file's section. */
-export function renderHeader(file: PackFile, spans: readonly Span[]): string {
-  const ranges = spans.map((s) => (s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`)).join(", ");
+export function renderHeader(file: PackFile, runs: readonly Span[], spans: readonly Span[] = runs): string {
+  const ranges = runs.map((s) => (s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`)).join(", ");
   const fence = "```" + (file.language ? (FENCE[file.language] ?? "") : fenceFromPath(file.path));
-  return `### ${file.path} · lines ${ranges} · ${file.why}\n${fence}\n`;
+  if (file.repo === undefined) return `### ${file.path} · lines ${ranges} · ${file.why}\n${fence}\n`;
+  // Across repositories, each piece also names its repository and the scopes it shows.
+  const scopes = [...new Set(spans.map((s) => s.symbol).filter((s): s is string => s !== null))];
+  const scope = scopes.length > 0 ? ` · in ${scopes.slice(0, 4).join(", ")}${scopes.length > 4 ? ", …" : ""}` : "";
+  return `### ${file.repo}: ${file.path} · lines ${ranges}${scope} · ${file.why}\n${fence}\n`;
 }
 
 const FOOTER = "```\n";
@@ -43,9 +47,9 @@ export function render(files: readonly ShownFile[]): { text: string; spans: Span
   const spans: Span[] = [];
   for (const { file, lines } of files) {
     if (lines.size === 0) continue;
-    const fileSpans = toSpans(file.path, lines);
+    const fileSpans = toSpans(file, lines);
     if (parts.length > 0) parts.push("\n");
-    parts.push(renderHeader(file, mergeRuns(fileSpans)));
+    parts.push(renderHeader(file, mergeRuns(fileSpans), fileSpans));
     let previous = 0;
     for (const span of fileSpans) {
       if (previous > 0 && span.start > previous + 1) parts.push(GAP);
@@ -59,13 +63,15 @@ export function render(files: readonly ShownFile[]): { text: string; spans: Span
 }
 
 /** Runs of consecutive lines with the same owner. */
-function toSpans(path: string, lines: Map<number, LineOwner>): Span[] {
+function toSpans(file: PackFile, lines: Map<number, LineOwner>): Span[] {
+  const { path } = file;
+  const repo = file.repo === undefined ? {} : { repo: file.repo };
   const spans: Span[] = [];
   for (const line of [...lines.keys()].sort((a, b) => a - b)) {
     const owner = lines.get(line)!;
     const last = spans[spans.length - 1];
     if (last && last.end + 1 === line && last.kind === owner.kind && last.symbol === owner.symbol) last.end = line;
-    else spans.push({ path, start: line, end: line, kind: owner.kind, symbol: owner.symbol });
+    else spans.push({ path, start: line, end: line, kind: owner.kind, symbol: owner.symbol, ...repo });
   }
   return spans;
 }

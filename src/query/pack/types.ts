@@ -7,6 +7,8 @@ export interface PackFile extends FileText {
   rank: number;
   /** Why it was chosen, for the header: "#1 (lexical #1, references #2)". */
   why: string;
+  /** Its repository, in a pack across the repositories of a workspace (paths may repeat across them). */
+  repo?: string;
 }
 
 /** Something the packer may show: a set of line ranges of one file, worth `value`. */

@@ -1,0 +1,134 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { ContextSmithError } from "../core/errors.js";
+import { acquireWriteLock } from "../runtime/lock.js";
+import type { RegistryData } from "./types.js";
+
+const REGISTRY_FILE = "workspace.json";
+/** How long a registry change waits for another process's change (they take milliseconds). */
+const LOCK_WAIT_MS = 30_000;
+
+/**
+ * The workspace's data folder: `--data-dir`, else `CTXSMITH_DATA_DIR`, else the XDG data home
+ * (`$XDG_DATA_HOME/contextsmith`, `~/.local/share/contextsmith`).
+ */
+export function resolveDataDir(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (explicit) return resolve(explicit);
+  if (env.CTXSMITH_DATA_DIR) return resolve(env.CTXSMITH_DATA_DIR);
+  const xdg = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(homedir(), ".local", "share");
+  return join(xdg, "contextsmith");
+}
+
+const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** @throws ContextSmithError `INVALID_ARGUMENT` unless `name` is 1–64 of `[a-z0-9._-]`, starting with a letter or digit. */
+export function checkName(name: string, what: "repository" | "group"): string {
+  if (!NAME.test(name)) {
+    throw new ContextSmithError("INVALID_ARGUMENT", `"${name}" is not a valid ${what} name: use 1–64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit.`);
+  }
+  return name;
+}
+
+const name = z.string().regex(NAME);
+const schema = z.object({
+  version: z.literal(1),
+  repos: z.array(
+    z.object({
+      name,
+      kind: z.enum(["local", "remote"]),
+      path: z.string().startsWith("/"),
+      url: z.string().optional(),
+      branch: z.string().optional(),
+      addedAt: z.number(),
+    }),
+  ),
+  groups: z.record(name, z.array(name)),
+  relations: z.array(z.tuple([name, name])),
+});
+
+const empty = (): RegistryData => ({ version: 1, repos: [], groups: {}, relations: [] });
+
+/**
+ * The registry of a workspace: one JSON file in the data folder. Every change reads, changes and
+ * writes it under a lock file (two processes at once each see the other's change), and is written
+ * to a temporary file, flushed and renamed over the old one, so a crash leaves the old registry or
+ * the new one, never half of one. A registry that cannot be read is reported, never replaced.
+ */
+export class Registry {
+  readonly file: string;
+
+  constructor(readonly dataDir: string) {
+    this.file = join(dataDir, REGISTRY_FILE);
+  }
+
+  /** The registry as it is on disk (empty when there is none yet). @throws ContextSmithError `REGISTRY_DAMAGED` */
+  read(): RegistryData {
+    let text: string;
+    try {
+      text = readFileSync(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return empty();
+      throw ContextSmithError.from(error, "IO_ERROR");
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw this.#damaged((error as Error).message);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw this.#damaged(`${issue.path.join(".") || "top level"}: ${issue.message}`);
+    }
+    return parsed.data as RegistryData;
+  }
+
+  /**
+   * Applies `change` to the registry and writes it, atomically and under the registry lock; a
+   * change that throws writes nothing. Returns what `change` returns.
+   */
+  async update<T>(change: (data: RegistryData) => T): Promise<T> {
+    mkdirSync(this.dataDir, { recursive: true });
+    const lock = await acquireWriteLock(this.dataDir, {
+      file: "registry.lock",
+      holder: "workspace change",
+      wait: true,
+      waitTimeoutMs: LOCK_WAIT_MS,
+    });
+    try {
+      const data = this.read();
+      const result = change(data);
+      this.#write(data);
+      return result;
+    } finally {
+      lock.release();
+    }
+  }
+
+  #write(data: RegistryData): void {
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      const fd = openSync(tmp, "w", 0o644);
+      try {
+        writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      throw ContextSmithError.from(error, "IO_ERROR");
+    }
+  }
+
+  #damaged(why: string): ContextSmithError {
+    return new ContextSmithError(
+      "REGISTRY_DAMAGED",
+      `The workspace registry ${this.file} is damaged (${why}). Nothing was changed: repair the file, or move it away to start an empty workspace.`,
+    );
+  }
+}

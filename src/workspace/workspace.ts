@@ -1,0 +1,507 @@
+import { closeSync, existsSync, mkdirSync, openSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { ContextSmithError } from "../core/errors.js";
+import type { RunOptions } from "../core/types.js";
+import { Engine, type EngineOptions, type QueryOptions } from "../engine.js";
+import type { CallsResult, SymbolLocation } from "../graph/types.js";
+import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
+import { resolveRanking } from "../query/ranking-config.js";
+import type { RankedFile } from "../query/types.js";
+import { Runtime } from "../runtime/runtime.js";
+import { fuseRankings, fuseSearches } from "./fusion.js";
+import { clone, commitsBehind, headCommit, parseSource, pull } from "./git-remote.js";
+import { Registry, checkName, resolveDataDir } from "./registry.js";
+import { addEdge, expandScope, reach } from "./relations.js";
+import type {
+  Provenance,
+  RegistryData,
+  RepoEntry,
+  RepoStatus,
+  Scope,
+  SyncResult,
+  WorkspaceContextResult,
+  WorkspaceRankResult,
+  WorkspaceSearchHit,
+} from "./types.js";
+
+/** How often, by default, a repository is checked for changes before a query reads it. */
+const CHECK_EVERY_MS = 60_000;
+
+export interface WorkspaceOptions {
+  /** The data folder (default: see {@link resolveDataDir}). */
+  dataDir?: string;
+  /** The process's shared runtime; without it the workspace makes its own and closes it with itself. */
+  runtime?: Runtime;
+  /**
+   * A query re-indexes what changed in a repository only when it was last checked longer ago than
+   * this (default 60 s; 0: before every query), so a query over twenty repositories does not walk
+   * twenty trees. `repo sync` always checks.
+   */
+  checkEveryMs?: number;
+  /** How each repository is indexed (git history, embeddings, jobs). */
+  engine?: Omit<EngineOptions, "runtime" | "indexDir">;
+}
+
+/** Options of a workspace query. */
+export interface WorkspaceQueryOptions extends Pick<QueryOptions, "refresh" | "onProgress" | "signal" | "waitTimeoutMs"> {
+  limit?: number;
+}
+
+/** Where a symbol is defined, in which repository. */
+export interface WorkspaceSymbol extends SymbolLocation {
+  repo: string;
+}
+
+/** The dependency graph around one repository, or all of it. */
+export interface RelationsView {
+  repo: string | null;
+  /** Direct edges `[from, to]`: "from depends on to". */
+  edges: Array<[string, string]>;
+  /** For one repository: what it depends on and what depends on it, with the fewest hops to each. */
+  dependsOn?: Array<{ repo: string; hops: number }>;
+  dependents?: Array<{ repo: string; hops: number }>;
+}
+
+/**
+ * Many repositories as one: the registry of a data folder (repositories, groups, the dependency
+ * graph between them) and one Engine per repository over one shared runtime. Queries run over a
+ * scope (named repositories and groups, or all, expanded along the dependency graph): each
+ * repository ranks with its own index, and the rankings are fused into one.
+ */
+export class Workspace {
+  readonly dataDir: string;
+  readonly registry: Registry;
+  readonly #runtime: Runtime;
+  readonly #ownsRuntime: boolean;
+  readonly #checkEveryMs: number;
+  readonly #engineOptions: Omit<EngineOptions, "runtime" | "indexDir">;
+  /** Engines by repository name, with the folder they were opened on (a re-added name gets a new one). */
+  readonly #engines = new Map<string, { path: string; engine: Engine }>();
+
+  constructor(options: WorkspaceOptions = {}) {
+    this.dataDir = resolveDataDir(options.dataDir);
+    this.registry = new Registry(this.dataDir);
+    this.#ownsRuntime = options.runtime === undefined;
+    this.#runtime = options.runtime ?? new Runtime();
+    this.#checkEveryMs = options.checkEveryMs ?? CHECK_EVERY_MS;
+    this.#engineOptions = options.engine ?? {};
+  }
+
+  /** The registered repositories. */
+  repos(): RepoEntry[] {
+    return this.registry.read().repos;
+  }
+
+  /** The groups: name → members. */
+  groups(): Record<string, string[]> {
+    return this.registry.read().groups;
+  }
+
+  /** Each repository's state: its index, its checkout, how far behind its branch it is. */
+  async status(): Promise<RepoStatus[]> {
+    return Promise.all(
+      this.repos().map(async (repo): Promise<RepoStatus> => {
+        const missing = !isDirectory(repo.path);
+        let index: ReturnType<Engine["status"]> = null;
+        if (!missing) {
+          try {
+            index = this.#engine(repo).status();
+          } catch {
+            index = null; // a damaged index: the next sync rebuilds it
+          }
+        }
+        const head = missing ? null : await headCommit(repo.path);
+        return {
+          ...repo,
+          missing,
+          indexedCommit: index?.gitHead ?? null,
+          headCommit: head,
+          behind: !missing && repo.kind === "remote" && repo.branch ? await commitsBehind(repo.path, repo.branch) : null,
+          files: index?.totals.files ?? null,
+          indexBytes: index?.indexBytes ?? null,
+        };
+      }),
+    );
+  }
+
+  /**
+   * Registers a repository: a folder of this machine (its index stays in it, shared with the
+   * single-repository commands), or a URL or bare repository, cloned into the data folder. Then
+   * indexes it, unless `index: false`. A failed clone leaves the registry as it was.
+   * @throws ContextSmithError `ALREADY_EXISTS` for a name or a folder already registered
+   */
+  async addRepo(name: string, address: string, options: { branch?: string; cwd?: string; index?: boolean } & RunOptions = {}): Promise<RepoEntry> {
+    checkName(name, "repository");
+    const source = parseSource(address, options.cwd ?? process.cwd());
+    const taken = (data: RegistryData): void => {
+      if (data.repos.some((r) => r.name === name)) throw new ContextSmithError("ALREADY_EXISTS", `A repository named ${name} is already registered.`);
+    };
+    taken(this.registry.read());
+    let entry: RepoEntry;
+    if (source.kind === "local") {
+      if (options.branch) throw new ContextSmithError("INVALID_ARGUMENT", "--branch is for cloned repositories; a local folder is used as it is checked out.");
+      if (!existsSync(source.path)) throw new ContextSmithError("PATH_NOT_FOUND", `No such directory: ${source.path}`);
+      if (!isDirectory(source.path)) throw new ContextSmithError("NOT_A_DIRECTORY", `Not a directory: ${source.path}`);
+      const path = realpathSync(source.path);
+      entry = { name, kind: "local", path, addedAt: Date.now() };
+      await this.registry.update((data) => {
+        taken(data);
+        const same = data.repos.find((r) => r.path === path);
+        if (same) throw new ContextSmithError("ALREADY_EXISTS", `${path} is already registered as ${same.name}.`, { name: same.name });
+        data.repos.push(entry);
+      });
+    } else {
+      const dir = this.#clonePath(name);
+      mkdirSync(join(this.dataDir, "clones"), { recursive: true });
+      const branch = await clone(source.url, dir, options.branch, options.signal);
+      entry = { name, kind: "remote", path: dir, url: source.url, branch, addedAt: Date.now() };
+      try {
+        await this.registry.update((data) => {
+          taken(data);
+          data.repos.push(entry);
+        });
+      } catch (error) {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+    if (options.index ?? true) {
+      await this.#engine(entry).index(options);
+      this.#markChecked(name);
+    }
+    return entry;
+  }
+
+  /**
+   * Unregisters a repository, drops it from its groups and relations, and deletes what the
+   * workspace made for it: a clone and its index. A local folder and its index are never touched.
+   */
+  async removeRepo(name: string): Promise<RepoEntry> {
+    const entry = await this.registry.update((data) => {
+      const found = data.repos.find((r) => r.name === name);
+      if (!found) throw this.#unknown(name, data);
+      data.repos = data.repos.filter((r) => r.name !== name);
+      for (const group of Object.keys(data.groups)) data.groups[group] = data.groups[group]!.filter((m) => m !== name);
+      data.relations = data.relations.filter(([a, b]) => a !== name && b !== name);
+      return found;
+    });
+    const open = this.#engines.get(name);
+    this.#engines.delete(name);
+    await open?.engine.close();
+    rmSync(this.#checkFile(name), { force: true });
+    if (entry.kind === "remote") {
+      rmSync(this.#indexPath(name), { recursive: true, force: true });
+      rmSync(this.#clonePath(name), { recursive: true, force: true });
+    }
+    return entry;
+  }
+
+  /**
+   * Brings repositories up to date (all when `names` is empty): a clone fetches its branch and
+   * moves to its head; then the index is updated incrementally (only files whose content changed
+   * are read again). A repository that fails is reported and keeps its previous index.
+   */
+  async sync(names: readonly string[] = [], options: RunOptions = {}): Promise<SyncResult[]> {
+    const data = this.registry.read();
+    const repos = names.length === 0 ? data.repos : names.map((n) => data.repos.find((r) => r.name === n) ?? throwError(this.#unknown(n, data)));
+    const results: SyncResult[] = [];
+    for (const repo of repos) {
+      const t0 = Date.now();
+      try {
+        let moved: { from: string | null; to: string } | null = null;
+        if (repo.kind === "remote") moved = await pull(repo.path, repo.branch!, options.signal);
+        else if (!isDirectory(repo.path)) throw new ContextSmithError("PATH_NOT_FOUND", `The folder of ${repo.name} is gone: ${repo.path}`);
+        const stats = await this.#engine(repo).index(options);
+        this.#markChecked(repo.name);
+        results.push({ repo: repo.name, ok: true, ...(moved ?? {}), parsed: stats.files.parsed, removed: stats.files.removed, ms: Date.now() - t0 });
+      } catch (error) {
+        const err = ContextSmithError.from(error, "INTERNAL");
+        if (err.code === "ABORTED") throw err;
+        results.push({ repo: repo.name, ok: false, ms: Date.now() - t0, error: { code: err.code, message: err.message } });
+      }
+    }
+    return results;
+  }
+
+  /** Creates a group of repositories. @throws ContextSmithError `ALREADY_EXISTS`, `NOT_FOUND` */
+  createGroup(name: string, repos: readonly string[]): Promise<string[]> {
+    checkName(name, "group");
+    return this.registry.update((data) => {
+      if (data.groups[name]) throw new ContextSmithError("ALREADY_EXISTS", `A group named ${name} exists already: add to it with \`group add\`.`);
+      repos.forEach((r) => this.#known(r, data));
+      data.groups[name] = [...new Set(repos)];
+      return data.groups[name];
+    });
+  }
+
+  /** Adds repositories to a group. */
+  addToGroup(name: string, repos: readonly string[]): Promise<string[]> {
+    return this.registry.update((data) => {
+      const members = this.#group(name, data);
+      repos.forEach((r) => this.#known(r, data));
+      data.groups[name] = [...new Set([...members, ...repos])];
+      return data.groups[name];
+    });
+  }
+
+  /** Takes repositories out of a group (they stay registered). */
+  removeFromGroup(name: string, repos: readonly string[]): Promise<string[]> {
+    return this.registry.update((data) => {
+      const members = this.#group(name, data);
+      data.groups[name] = members.filter((m) => !repos.includes(m));
+      return data.groups[name];
+    });
+  }
+
+  /** Deletes a group; its repositories stay. */
+  deleteGroup(name: string): Promise<void> {
+    return this.registry.update((data) => {
+      this.#group(name, data);
+      delete data.groups[name];
+    });
+  }
+
+  /** Records "from depends on to". @throws ContextSmithError `DEPENDENCY_CYCLE` naming the cycle */
+  addRelation(from: string, to: string): Promise<void> {
+    return this.registry.update((data) => {
+      this.#known(from, data);
+      this.#known(to, data);
+      data.relations = addEdge(data.relations, from, to);
+    });
+  }
+
+  /** Forgets "from depends on to". @throws ContextSmithError `NOT_FOUND` when there is no such relation */
+  removeRelation(from: string, to: string): Promise<void> {
+    return this.registry.update((data) => {
+      const before = data.relations.length;
+      data.relations = data.relations.filter(([a, b]) => !(a === from && b === to));
+      if (data.relations.length === before) throw new ContextSmithError("NOT_FOUND", `${from} does not depend on ${to}: see \`ctxsmith relation show\`.`);
+    });
+  }
+
+  /** The dependency graph: all of it, or around one repository (direct and transitive, both ways). */
+  relations(repo?: string): RelationsView {
+    const data = this.registry.read();
+    if (repo === undefined) return { repo: null, edges: data.relations };
+    this.#known(repo, data);
+    const list = (hops: Map<string, number>) => [...hops].map(([r, h]) => ({ repo: r, hops: h })).sort((a, b) => a.hops - b.hops || a.repo.localeCompare(b.repo));
+    return {
+      repo,
+      edges: data.relations.filter(([a, b]) => a === repo || b === repo),
+      dependsOn: list(reach(data.relations, repo, "upstream")),
+      dependents: list(reach(data.relations, repo, "downstream")),
+    };
+  }
+
+  /**
+   * The repositories a scope names, primary first, then those expansion reaches. No repository
+   * or group named means all of them.
+   */
+  resolveScope(scope: Scope = {}): Provenance[] {
+    const data = this.registry.read();
+    if (data.repos.length === 0) throw new ContextSmithError("NOT_FOUND", "The workspace has no repository yet: add one with `ctxsmith repo add NAME PATH|URL`.");
+    const depth = scope.expandDepth ?? 1;
+    if (!Number.isInteger(depth) || depth < 0) throw new ContextSmithError("INVALID_ARGUMENT", `The expansion depth must be a whole number ≥ 0, not ${depth}.`);
+    const named = [...(scope.repos ?? [])];
+    for (const group of scope.groups ?? []) named.push(...this.#group(group, data));
+    named.forEach((r) => this.#known(r, data));
+    const primary = scope.all || (scope.repos === undefined && scope.groups === undefined) ? data.repos.map((r) => r.name) : [...new Set(named)];
+    if (primary.length === 0) throw new ContextSmithError("NOT_FOUND", "The scope names no repository (the groups given are empty).");
+    return expandScope(data.relations, primary, scope.expand, depth);
+  }
+
+  /** Ranks files across the scope's repositories for a task, best first, each with its provenance. */
+  async rank(task: string, scope: Scope = {}, options: WorkspaceQueryOptions = {}): Promise<WorkspaceRankResult> {
+    const { engines, scope: provenance, notices } = await this.#open(scope, options);
+    const rankings = await Promise.all(
+      engines.map(async ({ provenance: p, engine }) => {
+        const result = await engine.rank(task, { refresh: false, signal: options.signal });
+        notices.push(...(result.notices ?? []).map((n) => `${p.repo}: ${n}`));
+        return { provenance: p, files: result.files };
+      }),
+    );
+    const files = fuseRankings(rankings);
+    return { files: options.limit === undefined ? files : files.slice(0, options.limit), scope: provenance, ...withNotices(notices) };
+  }
+
+  /** Functions and classes across the scope's repositories, best first. */
+  async search(query: string, scope: Scope = {}, options: WorkspaceQueryOptions = {}): Promise<{ results: WorkspaceSearchHit[]; scope: Provenance[]; notices?: string[] }> {
+    const { engines, scope: provenance, notices } = await this.#open(scope, options);
+    const limit = options.limit ?? 20;
+    const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ provenance: p, hits: await engine.search(query, { refresh: false, limit, signal: options.signal }) })));
+    return { results: fuseSearches(results, limit), scope: provenance, ...withNotices(notices) };
+  }
+
+  /**
+   * The code an agent should read for `task` across the scope's repositories, packed into one
+   * budget (default 4,000 tokens), never over it. Each piece is headed with its repository, file,
+   * lines, the scopes it shows and why it was chosen.
+   */
+  async context(task: string, scope: Scope = {}, options: WorkspaceQueryOptions & { budget?: number } = {}): Promise<WorkspaceContextResult> {
+    const budget = options.budget ?? 4000;
+    if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
+    const config = resolveRanking();
+    const counter = this.#runtime.tokenCounter(config.pack.encoding);
+    const { engines, scope: provenance, notices } = await this.#open(scope, options);
+    const ranked: Array<{ provenance: Provenance; files: RankedFile[]; source: PackSource }> = [];
+    // Each engine keeps its index open until the pack is made: the rankings are nested, innermost packs.
+    const within = async (i: number): Promise<WorkspaceContextResult> => {
+      if (i < engines.length) {
+        const { provenance: p, engine } = engines[i]!;
+        return engine.rankToPack(task, { refresh: false, signal: options.signal }, (files, source, found) => {
+          notices.push(...found.map((n) => `${p.repo}: ${n}`));
+          ranked.push({ provenance: p, files, source });
+          return within(i + 1);
+        });
+      }
+      const sources = new Map(ranked.map((r) => [r.provenance.repo, r.source]));
+      const entries: PackEntry[] = fuseRankings(ranked)
+        .slice(0, packDepth(config, budget))
+        .map((file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: file.relation === "expanded" ? `${file.direction} ${file.hops} hop${file.hops > 1 ? "s" : ""}` : undefined }));
+      const packed = await packSources(entries, budget, counter, config);
+      return { ...packed, repos: packed.repos ?? [], spans: packed.spans.map((s) => ({ ...s, repo: s.repo! })), scope: provenance, ...withNotices(notices) };
+    };
+    return within(0);
+  }
+
+  /** Where `name` is defined, in every repository of the scope (or in `repo` alone). */
+  async symbol(name: string, options: WorkspaceQueryOptions & { repo?: string } = {}): Promise<{ matches: WorkspaceSymbol[]; suggestions: string[] }> {
+    const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
+    const found = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ repo: p.repo, lookup: await engine.symbol(name, { refresh: false }) })));
+    return {
+      matches: found.flatMap(({ repo, lookup }) => lookup.matches.map((m) => ({ ...m, repo }))),
+      suggestions: [...new Set(found.flatMap(({ lookup }) => lookup.suggestions))].slice(0, 10),
+    };
+  }
+
+  /** Callers or callees of `name` in every repository of the scope (or in `repo` alone), one hop. */
+  async calls(name: string, direction: "callers" | "callees", options: WorkspaceQueryOptions & { repo?: string } = {}): Promise<Array<CallsResult & { repo: string }>> {
+    const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
+    const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine[direction](name, { refresh: false })), repo: p.repo })));
+    return results.filter((r) => r.targets.length > 0);
+  }
+
+  /** Closes every engine (and the runtime, when it is the workspace's own). */
+  async close(): Promise<void> {
+    const engines = [...this.#engines.values()];
+    this.#engines.clear();
+    await Promise.all(engines.map((e) => e.engine.close()));
+    if (this.#ownsRuntime) await this.#runtime.close();
+  }
+
+  /**
+   * The engines of a scope, their indexes brought up to date where due (see
+   * {@link WorkspaceOptions.checkEveryMs}). A repository that cannot answer (its folder gone, no
+   * index with `refresh: false`) is left out with a notice; the query fails only when none can.
+   */
+  async #open(scope: Scope, options: WorkspaceQueryOptions): Promise<{ engines: Array<{ provenance: Provenance; engine: Engine }>; scope: Provenance[]; notices: string[] }> {
+    const provenance = this.resolveScope(scope);
+    const byName = new Map(this.repos().map((r) => [r.name, r]));
+    const engines: Array<{ provenance: Provenance; engine: Engine }> = [];
+    const notices: string[] = [];
+    let firstError: ContextSmithError | null = null;
+    for (const p of provenance) {
+      const repo = byName.get(p.repo)!;
+      try {
+        if (!isDirectory(repo.path)) throw new ContextSmithError("PATH_NOT_FOUND", `its folder is gone (${repo.path})`);
+        const engine = this.#engine(repo);
+        // One repository at a time: index runs of many repositories at once would hold as many lexical builders.
+        if (this.#due(repo.name, engine, options)) {
+          await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
+          this.#markChecked(repo.name);
+        } else if (engine.status() === null) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
+        engines.push({ provenance: p, engine });
+      } catch (error) {
+        const err = ContextSmithError.from(error, "INTERNAL");
+        if (err.code === "ABORTED" || err.code === "INTERNAL") throw err;
+        firstError ??= err;
+        notices.push(`${p.repo} left out: ${err.message}`);
+      }
+    }
+    if (engines.length === 0) throw firstError!;
+    return { engines, scope: provenance.filter((p) => engines.some((e) => e.provenance.repo === p.repo)), notices };
+  }
+
+  /** Whether a query should check the repository for changes first. */
+  #due(name: string, engine: Engine, options: WorkspaceQueryOptions): boolean {
+    if (options.refresh === false) return false;
+    if (this.#checkEveryMs <= 0 || engine.status() === null) return true;
+    try {
+      return Date.now() - statSync(this.#checkFile(name)).mtimeMs >= this.#checkEveryMs;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Records that the repository's index was brought up to date now (a file's time, shared by every process of the data folder). */
+  #markChecked(name: string): void {
+    const file = this.#checkFile(name);
+    try {
+      mkdirSync(join(this.dataDir, "checks"), { recursive: true });
+      const now = new Date();
+      try {
+        utimesSync(file, now, now);
+      } catch {
+        closeSync(openSync(file, "w"));
+      }
+    } catch {
+      // An unwritable data folder only means the next query checks again.
+    }
+  }
+
+  #engine(repo: RepoEntry): Engine {
+    const open = this.#engines.get(repo.name);
+    if (open && open.path === repo.path) return open.engine;
+    if (open) void open.engine.close();
+    const engine = new Engine(repo.path, {
+      ...this.#engineOptions,
+      runtime: this.#runtime,
+      ...(repo.kind === "remote" ? { indexDir: this.#indexPath(repo.name) } : {}),
+    });
+    this.#engines.set(repo.name, { path: repo.path, engine });
+    return engine;
+  }
+
+  #clonePath(name: string): string {
+    return join(this.dataDir, "clones", name);
+  }
+
+  #indexPath(name: string): string {
+    return join(this.dataDir, "indexes", name);
+  }
+
+  #checkFile(name: string): string {
+    return join(this.dataDir, "checks", name);
+  }
+
+  #known(name: string, data: RegistryData): void {
+    if (!data.repos.some((r) => r.name === name)) throw this.#unknown(name, data);
+  }
+
+  #unknown(name: string, data: RegistryData): ContextSmithError {
+    const names = data.repos.map((r) => r.name);
+    return new ContextSmithError("NOT_FOUND", `No repository named ${name} in the workspace${names.length ? ` (there are: ${names.join(", ")})` : ""}.`);
+  }
+
+  #group(name: string, data: RegistryData): string[] {
+    const members = data.groups[name];
+    if (!members) throw new ContextSmithError("NOT_FOUND", `No group named ${name}${Object.keys(data.groups).length ? ` (there are: ${Object.keys(data.groups).join(", ")})` : ""}.`);
+    return members;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function throwError(error: Error): never {
+  throw error;
+}
+
+function withNotices(notices: string[]): { notices?: string[] } {
+  return notices.length > 0 ? { notices } : {};
+}
