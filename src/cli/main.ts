@@ -11,6 +11,7 @@ import { noteCommand } from "./commands/note-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { rankCommand } from "./commands/rank-command.js";
 import { searchCommand } from "./commands/search-command.js";
+import { groupCommand, relationCommand, repoCommand } from "./commands/workspace-commands.js";
 import { processIO } from "./io.js";
 
 /** Runs the CLI with `argv`; resolves to the exit code. */
@@ -36,6 +37,9 @@ export async function main(argv: string[]): Promise<number> {
       .command(relatedCommand(io))
       .command(overviewCommand(io))
       .command(noteCommand(io))
+      .command(repoCommand(io))
+      .command(groupCommand(io))
+      .command(relationCommand(io))
       .command(serveCommand(io))
       .command(mcpConfigCommand(io))
       .command(benchCommand(io))

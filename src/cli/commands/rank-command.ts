@@ -1,9 +1,11 @@
 import type { Argv } from "yargs";
 import type { RankedFile } from "../../query/types.js";
+import type { WorkspaceRankedFile } from "../../workspace/types.js";
 import type { CliIO } from "../io.js";
 import { positiveWholeOption, printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
+import { scopeOf, scopeOptions, withWorkspace, type ScopeArgs } from "../workspace-args.js";
 
-interface RankArgs extends QueryArgs {
+interface RankArgs extends QueryArgs, ScopeArgs {
   task?: string;
   "task-file"?: string;
   limit: number;
@@ -14,9 +16,18 @@ export function rankCommand(io: CliIO) {
   return {
     command: "rank [task]",
     describe: "Rank the files for a task, with the signals that found each one",
-    builder: (y: Argv) => queryOptions(taskOptions(y)).option("limit", positiveWholeOption("limit", "Files to show", 20, "k")),
+    builder: (y: Argv) => scopeOptions(queryOptions(taskOptions(y))).option("limit", positiveWholeOption("limit", "Files to show", 20, "k")),
     handler: async (args: RankArgs) => {
       const task = await readTask(args, io);
+      const scope = scopeOf(args);
+      if (scope) {
+        const result = await withWorkspace(args, io, (ws, options) => ws.rank(task, scope, { ...options, limit: args.limit }));
+        printNotices(result.notices, io);
+        const provenance = (f: WorkspaceRankedFile) => ({ repo: f.repo, relation: f.relation, ...(f.direction ? { direction: f.direction } : {}), hops: f.hops, repoRank: f.repoRank });
+        if (args.json) io.stdout.write(`${JSON.stringify({ files: result.files.map((f) => ({ ...toJson(f), ...provenance(f) })), scope: result.scope, notices: result.notices ?? [] })}\n`);
+        else io.stdout.write(formatRanking(result.files.map((f) => ({ ...f, path: `${f.repo}: ${f.path}${f.relation === "expanded" ? ` (${f.direction}, ${f.hops} hop${f.hops > 1 ? "s" : ""})` : ""}` }))));
+        return;
+      }
       const { files, notices } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit: args.limit }));
       printNotices(notices, io);
       if (args.json) io.stdout.write(`${JSON.stringify({ files: files.map(toJson), notices: notices ?? [] })}\n`);
