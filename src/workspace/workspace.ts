@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
 import type { RunOptions } from "../core/types.js";
 import { Engine, type EngineOptions, type QueryOptions } from "../engine.js";
-import type { CallsResult, SymbolLocation } from "../graph/types.js";
+import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
 import type { RankedFile } from "../query/types.js";
@@ -379,6 +379,18 @@ export class Workspace {
     const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
     const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine[direction](name, { refresh: false })), repo: p.repo })));
     return results.filter((r) => r.targets.length > 0);
+  }
+
+  /** Everything that calls `name`, transitively to `depth`, in every repository of the scope (or in `repo` alone). */
+  async impact(name: string, depth: number, options: WorkspaceQueryOptions & { repo?: string } = {}): Promise<Array<ImpactResult & { repo: string }>> {
+    const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
+    const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine.impact(name, { refresh: false, depth })), repo: p.repo })));
+    return results.filter((r) => r.targets.length > 0);
+  }
+
+  /** Counts tokens as `context` does. */
+  countTokens(text: string): Promise<number> {
+    return this.#runtime.tokenCounter(resolveRanking().pack.encoding).count(text);
   }
 
   /** Closes every engine (and the runtime, when it is the workspace's own). */

@@ -6,6 +6,8 @@ import type { CliIO } from "../io.js";
 interface McpConfigArgs {
   client?: McpClient;
   path: string;
+  workspace: boolean;
+  "data-dir"?: string;
   name: string;
   json: boolean;
 }
@@ -19,12 +21,17 @@ export function mcpConfigCommand(io: CliIO) {
       y
         .positional("client", { choices: MCP_CLIENTS, describe: "The agent; all of them when left out" })
         .option("path", { alias: "p", type: "string", default: ".", describe: "Repository the server serves" })
+        .option("workspace", { type: "boolean", default: false, describe: "Serve the whole workspace (serve --workspace) instead of one repository" })
+        .option("data-dir", { type: "string", describe: "The workspace's data folder (with --workspace; default as serve finds it)" })
         .option("name", { type: "string", default: "contextsmith", describe: "Name of the server in the agent's configuration" })
         .option("json", { type: "boolean", default: false, describe: "Print { client, title, where, text } objects" }),
     handler: (args: McpConfigArgs) => {
       // This very script (the bundled CLI) run by this very Node: works from any directory and
       // without a global install.
-      const server = { name: args.name, command: process.execPath, args: [fileURLToPath(import.meta.url), "serve", "--path", io.resolvePath(args.path)] };
+      const serveArgs = args.workspace
+        ? ["serve", "--workspace", ...(args["data-dir"] === undefined ? [] : ["--data-dir", io.resolvePath(args["data-dir"])])]
+        : ["serve", "--path", io.resolvePath(args.path)];
+      const server = { name: args.name, command: process.execPath, args: [fileURLToPath(import.meta.url), ...serveArgs] };
       const snippets = (args.client ? [args.client] : MCP_CLIENTS).map((client) => mcpConfig(client, server));
       if (args.json) return void io.stdout.write(`${JSON.stringify({ snippets })}\n`);
       io.stdout.write(snippets.map((s) => `## ${s.title}\n${s.where}\n\n${s.text}`).join("\n"));

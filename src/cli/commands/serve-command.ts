@@ -5,6 +5,9 @@ import type { CliIO } from "../io.js";
 
 interface ServeArgs {
   path: string;
+  workspace: boolean;
+  "data-dir"?: string;
+  "allow-multi-instance": boolean;
   "index-dir"?: string;
   "keep-alive"?: string;
 }
@@ -18,22 +21,33 @@ export function serveCommand(io: CliIO) {
       y
         .option("path", { alias: "p", type: "string", default: ".", describe: "Repository root" })
         .option("index-dir", { type: "string", describe: "Where the index lives (default PATH/.contextsmith)" })
+        .option("workspace", { type: "boolean", default: false, describe: "Serve every repository of the workspace (repo add) instead of --path" })
+        .option("data-dir", { type: "string", describe: "The workspace's data folder (with --workspace; default CTXSMITH_DATA_DIR, else ~/.local/share/contextsmith)" })
+        .option("allow-multi-instance", { type: "boolean", default: false, describe: "With --workspace: serve even when another server holds the data folder (a warning)" })
         .option("keep-alive", { type: "string", describe: "How long the embedding model stays loaded after a query: 30s (default), 0, 5m, always (CTXSMITH_KEEP_ALIVE)" }),
     handler: async (args: ServeArgs) => {
       // A stray rejection (a client gone mid-answer, a log message that could not be sent) is
       // logged; it must not take down the server an agent is relying on.
       const onRejection = (reason: unknown): void => void io.stderr.write(`contextsmith: ${reason instanceof Error ? reason.message : String(reason)}\n`);
       process.on("unhandledRejection", onRejection);
+      const log = (line: string): void => void io.stderr.write(`${line}\n`);
       // Loaded here: the MCP SDK is not parsed by the other commands.
-      const { serve } = await import("../../mcp/server.js");
       // stdout carries the protocol: everything else goes to stderr.
-      const running = await serve({
-        root: io.resolvePath(args.path),
-        indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]),
-        version: VERSION,
-        embedding: args["keep-alive"] === undefined ? undefined : { keepAlive: parseKeepAlive(args["keep-alive"]) },
-        log: (line) => void io.stderr.write(`${line}\n`),
-      });
+      const running = args.workspace
+        ? await (await import("../../mcp/workspace-server.js")).serveWorkspace({
+            dataDir: args["data-dir"] === undefined ? undefined : io.resolvePath(args["data-dir"]),
+            allowMultiInstance: args["allow-multi-instance"],
+            engine: args["keep-alive"] === undefined ? undefined : { embedding: { keepAlive: parseKeepAlive(args["keep-alive"]) } },
+            version: VERSION,
+            log,
+          })
+        : await (await import("../../mcp/server.js")).serve({
+            root: io.resolvePath(args.path),
+            indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]),
+            version: VERSION,
+            embedding: args["keep-alive"] === undefined ? undefined : { keepAlive: parseKeepAlive(args["keep-alive"]) },
+            log,
+          });
       const stopped = new Promise<void>((resolve) => {
         if (!io.signal) return; // no way to be stopped but the client closing
         if (io.signal.aborted) return resolve();
