@@ -5,6 +5,21 @@
 export { Engine } from "./engine.js";
 export type { ContextOptions, EngineOptions, IndexStatus, QueryOptions } from "./engine.js";
 export { Runtime } from "./runtime/runtime.js";
+export { Workspace } from "./workspace/workspace.js";
+export type { RelationsView, WorkspaceOptions, WorkspaceQueryOptions, WorkspaceSymbol } from "./workspace/workspace.js";
+export type {
+  ExpandDirection,
+  Provenance,
+  RepoEntry,
+  RepoStatus,
+  Scope,
+  SyncResult,
+  WorkspaceContextResult,
+  WorkspaceRankedFile,
+  WorkspaceRankResult,
+  WorkspaceSearchHit,
+  WorkspaceSpan,
+} from "./workspace/types.js";
 export type { RuntimeOptions } from "./runtime/runtime.js";
 export { DEFAULT_RANKING } from "./query/ranking-config.js";
 export type { PackConfig, RankingConfig, RankingOverrides } from "./query/ranking-config.js";
