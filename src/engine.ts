@@ -204,12 +204,22 @@ export class Engine {
    * rankings of several repositories (see `Workspace.context`).
    */
   async rankToPack<T>(task: string, options: QueryOptions, use: (ranked: RankedFile[], source: PackSource, notices: string[]) => Promise<T>): Promise<T> {
-    return this.#query(async () => {
+    // What `use` throws is not this index's damage (it may read other repositories): it passes
+    // through the query's repair unchanged.
+    let failure: { error: unknown } | null = null;
+    const result = await this.#query(async () => {
       const { searcher, rankOptions, notices } = await this.#prepare(task, options, this.#rankOptions(options));
       const ranked = searcher.rank(task, rankOptions).files;
       throwIfAborted(options.signal);
-      return use(ranked, searcher.packSource(task), notices);
+      try {
+        return await use(ranked, searcher.packSource(task), notices);
+      } catch (error) {
+        failure = { error };
+        return undefined;
+      }
     }, options);
+    if (failure) throw (failure as { error: unknown }).error;
+    return result as T;
   }
 
   /** Functions and classes matching `query`, best first, with file, line and signature. */

@@ -55,7 +55,8 @@ export async function main(argv: string[]): Promise<number> {
         throw error;
       })
       .parseAsync();
-    return 0;
+    // A handler that finished but failed in part (`repo sync` with a repository that failed) set the code.
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     const err = ContextSmithError.from(error, "INTERNAL");
     if (json) process.stdout.write(`${JSON.stringify({ error: err.toJSON() })}\n`);

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { z } from "zod";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolveConfig } from "../core/config.js";
 import { ContextSmithError } from "../core/errors.js";
@@ -30,30 +31,62 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/**
- * Builds the MCP server over an engine: every tool is a thin adapter (see tools.ts), with its
- * input schema validated by the SDK (a bad argument is a tool error, never a crash).
- */
-export function createMcpServer(ctx: ToolContext, version = "0.0.0"): McpServer {
-  const server = new McpServer(
-    { name: "contextsmith", version },
-    {
-      capabilities: { logging: {} },
-      instructions:
-        "ContextSmith indexes this repository locally. For any coding task, call get_context with the task first: it returns the relevant code within a token budget. Use find_symbol, callers, callees and impact to navigate, related_files for a file's neighbours, add_note to leave a gotcha for later sessions.",
-    },
-  );
-  for (const tool of TOOLS) {
+/** What a tool shows of itself in the tool list. */
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: z.ZodRawShape;
+  readOnly: boolean;
+}
+
+/** An MCP server with `tools`, each call answered by `run` as text (a tool error when `isError`). */
+export function toolServer<T extends ListedTool>(
+  info: { name: string; version: string; instructions: string },
+  tools: readonly T[],
+  run: (tool: T, args: Record<string, unknown>) => Promise<{ text: string; isError: boolean }>,
+): McpServer {
+  const server = new McpServer({ name: info.name, version: info.version }, { capabilities: { logging: {} }, instructions: info.instructions });
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
       async (args: Record<string, unknown>) => {
-        const { text, isError } = await runTool(tool, args, ctx);
+        const { text, isError } = await run(tool, args);
         return { content: [{ type: "text" as const, text }], ...(isError ? { isError: true } : {}) };
       },
     );
   }
   return server;
+}
+
+/** Connects `server` over stdio; resolves `closed` when the client disconnects (or closes its end of stdin). */
+export async function connectStdio(server: McpServer, input: Readable, output: Writable | undefined): Promise<{ closed: Promise<void> }> {
+  const transport = new StdioServerTransport(input, output);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    // The transport does not hear its input end: a client that closes stdin has disconnected.
+    input.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  return { closed };
+}
+
+/**
+ * Builds the MCP server over an engine: every tool is a thin adapter (see tools.ts), with its
+ * input schema validated by the SDK (a bad argument is a tool error, never a crash).
+ */
+export function createMcpServer(ctx: ToolContext, version = "0.0.0"): McpServer {
+  return toolServer(
+    {
+      name: "contextsmith",
+      version,
+      instructions:
+        "ContextSmith indexes this repository locally. For any coding task, call get_context with the task first: it returns the relevant code within a token budget. Use find_symbol, callers, callees and impact to navigate, related_files for a file's neighbours, add_note to leave a gotcha for later sessions.",
+    },
+    TOOLS,
+    (tool, args) => runTool(tool, args, ctx),
+  );
 }
 
 /**
@@ -78,19 +111,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   };
   const freshness = new Freshness(engine, { minIntervalMs: options.minRefreshMs, onProgress });
   server = createMcpServer({ engine, freshness, log }, options.version);
-  const input = options.input ?? process.stdin;
-  const transport = new StdioServerTransport(input, options.output);
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    // The transport does not hear its input end: a client that closes stdin has disconnected.
-    input.once("end", () => resolve());
-  });
   server.server.oninitialized = () => {
     if (IndexStore.exists(engine.config.indexDir)) return;
     log(`contextsmith: no index of ${engine.config.root} yet: indexing now`);
     freshness.ensure().catch((error: unknown) => log(`contextsmith: indexing failed: ${ContextSmithError.from(error, "INTERNAL").message}`));
   };
-  await server.connect(transport);
+  const { closed } = await connectStdio(server, options.input ?? process.stdin, options.output);
   log(`contextsmith: serving ${engine.config.root} over stdio`);
   return {
     server,

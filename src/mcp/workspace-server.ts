@@ -1,10 +1,10 @@
 import type { Readable, Writable } from "node:stream";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ContextSmithError } from "../core/errors.js";
 import { Runtime } from "../runtime/runtime.js";
 import { acquireInstanceLock } from "../workspace/instance-lock.js";
 import { Workspace, type WorkspaceOptions } from "../workspace/workspace.js";
+import { connectStdio, toolServer } from "./server.js";
 import { runWorkspaceTool, WORKSPACE_TOOLS, type WorkspaceToolContext } from "./workspace-tools.js";
 
 export interface ServeWorkspaceOptions extends Omit<WorkspaceOptions, "runtime"> {
@@ -26,25 +26,16 @@ export interface RunningWorkspaceServer {
 
 /** The MCP server over a workspace: every tool is a thin adapter (see workspace-tools.ts). */
 export function createWorkspaceMcpServer(ctx: WorkspaceToolContext, version = "0.0.0"): McpServer {
-  const server = new McpServer(
-    { name: "contextsmith-workspace", version },
+  return toolServer(
     {
-      capabilities: { logging: {} },
+      name: "contextsmith-workspace",
+      version,
       instructions:
         "ContextSmith indexes the repositories of this workspace locally. For any coding task, call get_context with the task first: it returns the relevant code of all repositories (or those named) within a token budget. list_repositories and get_repository_relations show what there is; search_codebases, get_symbol_definition and get_call_hierarchy navigate across repositories.",
     },
+    WORKSPACE_TOOLS,
+    (tool, args) => runWorkspaceTool(tool, args, ctx),
   );
-  for (const tool of WORKSPACE_TOOLS) {
-    server.registerTool(
-      tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
-      async (args: Record<string, unknown>) => {
-        const { text, isError } = await runWorkspaceTool(tool, args, ctx);
-        return { content: [{ type: "text" as const, text }], ...(isError ? { isError: true } : {}) };
-      },
-    );
-  }
-  return server;
 }
 
 /**
@@ -65,16 +56,18 @@ export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<Ru
       await runtime.close();
       throw error;
     }
-    log(`contextsmith: warning: ${error.message.replace(/ Stop it.*$/, "")} Serving anyway (--allow-multi-instance).`);
+    log(`contextsmith: warning: ${error.message} Serving anyway (--allow-multi-instance).`);
   }
   const server = createWorkspaceMcpServer({ workspace, log }, options.version);
-  const input = options.input ?? process.stdin;
-  const transport = new StdioServerTransport(input, options.output);
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    input.once("end", () => resolve());
-  });
-  await server.connect(transport);
+  let closed: Promise<void>;
+  try {
+    ({ closed } = await connectStdio(server, options.input ?? process.stdin, options.output));
+  } catch (error) {
+    await workspace.close();
+    await runtime.close();
+    lock?.release();
+    throw error;
+  }
   log(`contextsmith: serving the workspace ${workspace.dataDir} (${workspace.repos().length} repositories) over stdio`);
   return {
     server,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ContextSmithError } from "../core/errors.js";
 import { formatCalls, formatImpact, formatLookup } from "../graph/format.js";
+import { expansionLabel } from "../workspace/relations.js";
 import type { Provenance, Scope } from "../workspace/types.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { boundText } from "./bound.js";
@@ -52,7 +53,7 @@ function scopeOf(args: { repos?: string[]; groups?: string[]; expand?: Scope["ex
 }
 
 function scopeLine(scope: readonly Provenance[]): string {
-  return `Searched: ${scope.map((p) => (p.relation === "primary" ? p.repo : `${p.repo} (${p.direction}, ${p.hops} hop${p.hops > 1 ? "s" : ""})`)).join(", ")}`;
+  return `Searched: ${scope.map((p) => (expansionLabel(p) ? `${p.repo} (${expansionLabel(p)})` : p.repo)).join(", ")}`;
 }
 
 function noticesOf(notices: readonly string[] | undefined): string {
@@ -90,7 +91,7 @@ export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [
     readOnly: true,
     async run(args, { workspace }) {
       const found = await workspace.search(args.query, scopeOf(args), { limit: args.limit ?? 20 });
-      const lines = found.results.map((h) => `${h.repo}: ${h.path}:${h.line}  ${h.kind} ${h.qualifiedName}${h.relation === "expanded" ? ` [${h.direction}, ${h.hops} hop${h.hops > 1 ? "s" : ""}]` : ""}\n    ${h.signature}`);
+      const lines = found.results.map((h) => `${h.repo}: ${h.path}:${h.line}  ${h.kind} ${h.qualifiedName}${expansionLabel(h) ? ` [${expansionLabel(h)}]` : ""}\n    ${h.signature}`);
       return { text: `${lines.length > 0 ? lines.join("\n") : "No function or class matched."}\n\n${scopeLine(found.scope)}${noticesOf(found.notices)}` };
     },
   }),

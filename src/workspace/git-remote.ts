@@ -14,7 +14,8 @@ const GIT_ENV = {
   GIT_TERMINAL_PROMPT: "0",
   GIT_ASKPASS: "",
   SSH_ASKPASS: "",
-  GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
+  // ssh in batch mode (no passphrase or host-key prompt), unless the user set up ssh for git.
+  ...(process.env.GIT_SSH_COMMAND || process.env.GIT_SSH ? {} : { GIT_SSH_COMMAND: "ssh -o BatchMode=yes" }),
   GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh",
   LC_ALL: "C",
 };
@@ -33,7 +34,13 @@ export function parseSource(address: string, cwd: string): Source {
   if (/^[a-z][a-z0-9+.-]*::/i.test(text)) {
     throw new ContextSmithError("INVALID_ARGUMENT", `"${address}": git transports written as "name::address" (ext::, fd::) are refused; give an https, ssh or file URL.`);
   }
-  if (/^(https?|ssh|git|file):\/\//i.test(text)) return { kind: "remote", url: text };
+  if (/^(https?|ssh|git|file):\/\//i.test(text)) {
+    // The registry and every listing would show it: credentials belong to a git credential helper.
+    if (/^https?:\/\/[^/@]*:[^/@]*@/i.test(text)) {
+      throw new ContextSmithError("INVALID_ARGUMENT", "A URL with a password or token in it is refused (it would be stored and shown): set up a git credential helper, or use ssh.");
+    }
+    return { kind: "remote", url: text };
+  }
   if (/^[\w.-]+@[\w.-]+:/.test(text)) return { kind: "remote", url: text };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) throw new ContextSmithError("INVALID_ARGUMENT", `"${address}": only https, ssh, git and file URLs are cloned.`);
   const path = isAbsolute(text) ? text : resolve(cwd, text);
@@ -56,16 +63,31 @@ async function git(args: string[], cwd: string | undefined, what: string, signal
 }
 
 /**
+ * A branch name as `--branch` takes it: git's ref rules, and nothing that reads as an option or
+ * a refspec (`-x`, `a:b`, `+a`). @throws ContextSmithError `INVALID_ARGUMENT`
+ */
+export function checkBranch(branch: string): string {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}$/.test(branch) || /\.\.|\/\/|\/$|\.lock$|\.$|@\{/.test(branch)) {
+    throw new ContextSmithError("INVALID_ARGUMENT", `"${branch}" is not a branch name this workspace follows: use letters, digits, '.', '_', '-' and '/'.`);
+  }
+  return branch;
+}
+
+/**
  * Clones `url` into `dir` (which must not exist): into a temporary folder first, renamed into
  * place when complete, so a failed clone leaves nothing behind. Returns the branch followed.
  */
 export async function clone(url: string, dir: string, branch: string | undefined, signal?: AbortSignal): Promise<string> {
+  if (branch !== undefined) checkBranch(branch);
   if (existsSync(dir)) throw new ContextSmithError("ALREADY_EXISTS", `${dir} already exists: remove it or choose another name.`);
   const tmp = `${dir}.cloning-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {
     await git(["clone", "--quiet", "--no-tags", "--single-branch", ...(branch ? ["--branch", branch] : []), "--", url, tmp], undefined, `Cloning ${url}`, signal);
-    const followed = branch ?? (await git(["symbolic-ref", "--quiet", "--short", "HEAD"], tmp, `Reading the branch of ${url}`));
+    // A tag given as --branch clones to a detached HEAD: there is no branch to follow.
+    const head = await git(["symbolic-ref", "--quiet", "--short", "HEAD"], tmp, `Reading the branch of ${url}`).catch(() => null);
+    if (head === null) throw new ContextSmithError("INVALID_ARGUMENT", `${branch ?? "HEAD"} of ${url} is not a branch (a tag?): give a branch to follow with --branch.`);
+    const followed = checkBranch(head);
     renameSync(tmp, dir);
     return followed;
   } catch (error) {
@@ -79,6 +101,7 @@ export async function clone(url: string, dir: string, branch: string | undefined
  * before and after. A failed fetch leaves the clone as it was.
  */
 export async function pull(dir: string, branch: string, signal?: AbortSignal): Promise<{ from: string | null; to: string }> {
+  checkBranch(branch);
   const from = await headCommit(dir);
   await git(["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:refs/remotes/origin/${branch}`], dir, `Fetching ${branch}`, signal);
   const to = await git(["rev-parse", "--verify", `refs/remotes/origin/${branch}^{commit}`], dir, `Reading origin/${branch}`);

@@ -111,7 +111,8 @@ export class Registry {
   #write(data: RegistryData): void {
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      const fd = openSync(tmp, "w", 0o644);
+      // Only its owner reads it: it names every repository and where it is cloned from.
+      const fd = openSync(tmp, "w", 0o600);
       try {
         writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
         fsyncSync(fd);

@@ -1,6 +1,11 @@
 import { ContextSmithError } from "../core/errors.js";
 import type { ExpandDirection, Provenance } from "./types.js";
 
+/** How an expanded repository was reached, for people: "upstream, 2 hops"; null for a primary one. */
+export function expansionLabel(p: Provenance): string | null {
+  return p.relation === "expanded" ? `${p.direction}, ${p.hops} hop${p.hops > 1 ? "s" : ""}` : null;
+}
+
 /** Edges `[from, to]`: "from depends on to". */
 export type Edges = ReadonlyArray<readonly [string, string]>;
 

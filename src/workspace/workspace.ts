@@ -11,7 +11,7 @@ import { Runtime } from "../runtime/runtime.js";
 import { fuseRankings, fuseSearches } from "./fusion.js";
 import { clone, commitsBehind, headCommit, parseSource, pull } from "./git-remote.js";
 import { Registry, checkName, resolveDataDir } from "./registry.js";
-import { addEdge, expandScope, reach } from "./relations.js";
+import { addEdge, expandScope, expansionLabel, reach } from "./relations.js";
 import type {
   Provenance,
   RegistryData,
@@ -166,7 +166,12 @@ export class Workspace {
       }
     }
     if (options.index ?? true) {
-      await this.#engine(entry).index(options);
+      try {
+        await this.#engine(entry).index(options);
+      } catch (error) {
+        const err = ContextSmithError.from(error, "INTERNAL");
+        throw new ContextSmithError(err.code, `${name} is registered, but indexing it failed: ${err.message} Run \`ctxsmith repo sync ${name}\` to try again.`, err.data);
+      }
       this.#markChecked(name);
     }
     return entry;
@@ -297,8 +302,7 @@ export class Workspace {
    * The repositories a scope names, primary first, then those expansion reaches. No repository
    * or group named means all of them.
    */
-  resolveScope(scope: Scope = {}): Provenance[] {
-    const data = this.registry.read();
+  resolveScope(scope: Scope = {}, data: RegistryData = this.registry.read()): Provenance[] {
     if (data.repos.length === 0) throw new ContextSmithError("NOT_FOUND", "The workspace has no repository yet: add one with `ctxsmith repo add NAME PATH|URL`.");
     const depth = scope.expandDepth ?? 1;
     if (!Number.isInteger(depth) || depth < 0) throw new ContextSmithError("INVALID_ARGUMENT", `The expansion depth must be a whole number ≥ 0, not ${depth}.`);
@@ -340,7 +344,7 @@ export class Workspace {
   async context(task: string, scope: Scope = {}, options: WorkspaceQueryOptions & { budget?: number } = {}): Promise<WorkspaceContextResult> {
     const budget = options.budget ?? 4000;
     if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
-    const config = resolveRanking();
+    const config = resolveRanking(this.#engineOptions.ranking);
     const counter = this.#runtime.tokenCounter(config.pack.encoding);
     const { engines, scope: provenance, notices } = await this.#open(scope, options);
     const ranked: Array<{ provenance: Provenance; files: RankedFile[]; source: PackSource }> = [];
@@ -357,7 +361,7 @@ export class Workspace {
       const sources = new Map(ranked.map((r) => [r.provenance.repo, r.source]));
       const entries: PackEntry[] = fuseRankings(ranked)
         .slice(0, packDepth(config, budget))
-        .map((file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: file.relation === "expanded" ? `${file.direction} ${file.hops} hop${file.hops > 1 ? "s" : ""}` : undefined }));
+        .map((file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: expansionLabel(file) ?? undefined }));
       const packed = await packSources(entries, budget, counter, config);
       return { ...packed, repos: packed.repos ?? [], spans: packed.spans.map((s) => ({ ...s, repo: s.repo! })), scope: provenance, ...withNotices(notices) };
     };
@@ -390,7 +394,7 @@ export class Workspace {
 
   /** Counts tokens as `context` does. */
   countTokens(text: string): Promise<number> {
-    return this.#runtime.tokenCounter(resolveRanking().pack.encoding).count(text);
+    return this.#runtime.tokenCounter(resolveRanking(this.#engineOptions.ranking).pack.encoding).count(text);
   }
 
   /** Closes every engine (and the runtime, when it is the workspace's own). */
@@ -407,8 +411,16 @@ export class Workspace {
    * index with `refresh: false`) is left out with a notice; the query fails only when none can.
    */
   async #open(scope: Scope, options: WorkspaceQueryOptions): Promise<{ engines: Array<{ provenance: Provenance; engine: Engine }>; scope: Provenance[]; notices: string[] }> {
-    const provenance = this.resolveScope(scope);
-    const byName = new Map(this.repos().map((r) => [r.name, r]));
+    const data = this.registry.read();
+    const provenance = this.resolveScope(scope, data);
+    const byName = new Map(data.repos.map((r) => [r.name, r]));
+    // Repositories removed by another process since they were opened: let their indexes go.
+    for (const [name, open] of [...this.#engines]) {
+      if (byName.get(name)?.path !== open.path) {
+        this.#engines.delete(name);
+        await open.engine.close();
+      }
+    }
     const engines: Array<{ provenance: Provenance; engine: Engine }> = [];
     const notices: string[] = [];
     let firstError: ContextSmithError | null = null;
@@ -464,6 +476,8 @@ export class Workspace {
   #engine(repo: RepoEntry): Engine {
     const open = this.#engines.get(repo.name);
     if (open && open.path === repo.path) return open.engine;
+    // A name registered again for another folder: the old engine goes (no query can be using it:
+    // every query opens its engines through #open, which closed it already).
     if (open) void open.engine.close();
     const engine = new Engine(repo.path, {
       ...this.#engineOptions,

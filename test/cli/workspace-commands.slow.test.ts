@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/cli.js";
+import { TempRepo } from "../helpers/repo.js";
 import { makeServices } from "../helpers/services.js";
 
 const services = makeServices();
@@ -68,6 +69,18 @@ describe("the workspace commands", () => {
     expect(readFileSync(file, "utf8")).toBe(damaged);
     writeFileSync(file, good);
     expect(runCli(["repo", "list"], { env }).status).toBe(0);
+  });
+
+  it("repo sync exits 1 when a repository fails, and says which", () => {
+    const gone = TempRepo.create({ "x.py": "def x():\n    return 1\n" }, { git: true });
+    expect(runCli(["repo", "add", "gone", gone.root], { env }).status).toBe(0);
+    gone.dispose();
+    const r = runCli(["repo", "sync", "--json"], { env });
+    expect(r.status).toBe(1);
+    const results = JSON.parse(r.stdout).results as Array<{ repo: string; ok: boolean; error?: { code: string } }>;
+    expect(results.find((x) => x.repo === "gone")).toMatchObject({ ok: false, error: { code: "PATH_NOT_FOUND" } });
+    expect(results.filter((x) => x.repo !== "gone").every((x) => x.ok)).toBe(true);
+    expect(runCli(["repo", "remove", "gone"], { env }).status).toBe(0);
   });
 
   it("repo remove keeps a local folder", () => {

@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/cli.js";
+import { callTool } from "../helpers/mcp.js";
 import { TempRepo } from "../helpers/repo.js";
 import { PYTHON } from "../graph/fixtures.js";
 
@@ -14,11 +15,7 @@ let repo: TempRepo;
 let client: Client;
 let stderr = "";
 
-/** Text of a tool call's answer, and whether it is a tool error. */
-async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ type: string; text: string }>; isError?: boolean };
-  return { text: result.content.map((c) => c.text).join("\n"), isError: result.isError === true };
-}
+const call = (name: string, args: Record<string, unknown> = {}) => callTool(client, name, args);
 
 beforeAll(async () => {
   // No index yet: the server builds it when the client connects.

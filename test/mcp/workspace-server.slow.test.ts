@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/cli.js";
+import { callTool } from "../helpers/mcp.js";
 import { makeServices } from "../helpers/services.js";
 
 const TOOL_NAMES = ["get_context", "search_codebases", "get_symbol_definition", "get_call_hierarchy", "list_repositories", "get_repository_relations", "manage_repository_relations"];
@@ -15,10 +16,7 @@ const cliEnv = { CTXSMITH_DATA_DIR: dataDir };
 let client: Client;
 let stderr = "";
 
-async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ type: string; text: string }>; isError?: boolean };
-  return { text: result.content.map((c) => c.text).join("\n"), isError: result.isError === true };
-}
+const call = (name: string, args: Record<string, unknown> = {}) => callTool(client, name, args);
 
 beforeAll(async () => {
   for (const [name, repo] of Object.entries(services)) expect(runCli(["repo", "add", name, repo.root], { env: cliEnv }).status).toBe(0);

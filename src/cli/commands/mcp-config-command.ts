@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Argv } from "yargs";
 import { MCP_CLIENTS, mcpConfig, type McpClient } from "../../mcp/config.js";
+import { resolveDataDir } from "../../workspace/registry.js";
 import type { CliIO } from "../io.js";
 
 interface McpConfigArgs {
@@ -29,7 +30,8 @@ export function mcpConfigCommand(io: CliIO) {
       // This very script (the bundled CLI) run by this very Node: works from any directory and
       // without a global install.
       const serveArgs = args.workspace
-        ? ["serve", "--workspace", ...(args["data-dir"] === undefined ? [] : ["--data-dir", io.resolvePath(args["data-dir"])])]
+        ? // The agent may start the server without this shell's CTXSMITH_DATA_DIR: name the folder.
+          ["serve", "--workspace", "--data-dir", resolveDataDir(args["data-dir"] === undefined ? undefined : io.resolvePath(args["data-dir"]))]
         : ["serve", "--path", io.resolvePath(args.path)];
       const server = { name: args.name, command: process.execPath, args: [fileURLToPath(import.meta.url), ...serveArgs] };
       const snippets = (args.client ? [args.client] : MCP_CLIENTS).map((client) => mcpConfig(client, server));

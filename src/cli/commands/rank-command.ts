@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import type { RankedFile } from "../../query/types.js";
+import { expansionLabel } from "../../workspace/relations.js";
 import type { WorkspaceRankedFile } from "../../workspace/types.js";
 import type { CliIO } from "../io.js";
 import { positiveWholeOption, printNotices, queryOptions, readTask, taskOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
@@ -25,7 +26,7 @@ export function rankCommand(io: CliIO) {
         printNotices(result.notices, io);
         const provenance = (f: WorkspaceRankedFile) => ({ repo: f.repo, relation: f.relation, ...(f.direction ? { direction: f.direction } : {}), hops: f.hops, repoRank: f.repoRank });
         if (args.json) io.stdout.write(`${JSON.stringify({ files: result.files.map((f) => ({ ...toJson(f), ...provenance(f) })), scope: result.scope, notices: result.notices ?? [] })}\n`);
-        else io.stdout.write(formatRanking(result.files.map((f) => ({ ...f, path: `${f.repo}: ${f.path}${f.relation === "expanded" ? ` (${f.direction}, ${f.hops} hop${f.hops > 1 ? "s" : ""})` : ""}` }))));
+        else io.stdout.write(formatRanking(result.files.map((f) => ({ ...f, path: `${f.repo}: ${f.path}${expansionLabel(f) ? ` (${expansionLabel(f)})` : ""}` }))));
         return;
       }
       const { files, notices } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit: args.limit }));
