@@ -1,5 +1,5 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { execa } from "execa";
 import { ContextSmithError } from "../core/errors.js";
 
@@ -81,7 +81,7 @@ export async function clone(url: string, dir: string, branch: string | undefined
   if (branch !== undefined) checkBranch(branch);
   if (existsSync(dir)) throw new ContextSmithError("ALREADY_EXISTS", `${dir} already exists: remove it or choose another name.`);
   const tmp = `${dir}.cloning-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
+  removeAbandonedClones(dir);
   try {
     await git(["clone", "--quiet", "--no-tags", "--single-branch", ...(branch ? ["--branch", branch] : []), "--", url, tmp], undefined, `Cloning ${url}`, signal);
     // A tag given as --branch clones to a detached HEAD: there is no branch to follow.
@@ -93,6 +93,31 @@ export async function clone(url: string, dir: string, branch: string | undefined
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** Removes the temporary folders of clones into `dir` whose process is gone (killed mid-clone). */
+function removeAbandonedClones(dir: string): void {
+  const prefix = `${basename(dir)}.cloning-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(dir)).filter((n) => n.startsWith(prefix));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (pid !== process.pid && Number.isInteger(pid) && pid > 0 && processAlive(pid)) continue;
+    rmSync(join(dirname(dir), name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -180,11 +180,15 @@ describe("a remote repository", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-ws-"));
     const ws = new Workspace({ dataDir });
     try {
+      // What a clone killed mid-way left (its process is gone) is cleared by the next clone of that name.
+      const abandoned = join(dataDir, "clones", "bad.cloning-2147483646");
+      mkdirSync(abandoned, { recursive: true });
       const notRepo = mkdtempSync(join(tmpdir(), "ctxsmith-bad-"));
       writeFileSync(join(notRepo, "HEAD"), "ref: refs/heads/main\n");
       await expect(ws.addRepo("bad", `file://${notRepo}`)).rejects.toMatchObject({ code: "GIT_FAILED" });
       expect(ws.repos()).toEqual([]);
       expect(existsSync(join(dataDir, "clones", "bad"))).toBe(false);
+      expect(existsSync(abandoned)).toBe(false);
       rmSync(notRepo, { recursive: true, force: true });
     } finally {
       await ws.close();
