@@ -11,6 +11,7 @@ import { noteCommand } from "./commands/note-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { rankCommand } from "./commands/rank-command.js";
 import { searchCommand } from "./commands/search-command.js";
+import { modelsCommand, unloadCommand } from "./commands/models-command.js";
 import { groupCommand, relationCommand, repoCommand } from "./commands/workspace-commands.js";
 import { processIO } from "./io.js";
 
@@ -40,6 +41,8 @@ export async function main(argv: string[]): Promise<number> {
       .command(repoCommand(io))
       .command(groupCommand(io))
       .command(relationCommand(io))
+      .command(modelsCommand(io))
+      .command(unloadCommand(io))
       .command(serveCommand(io))
       .command(mcpConfigCommand(io))
       .command(benchCommand(io))

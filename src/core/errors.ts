@@ -10,6 +10,7 @@ export type ErrorCode =
   | "ALREADY_EXISTS"
   | "DEPENDENCY_CYCLE"
   | "REGISTRY_DAMAGED"
+  | "BUSY"
   | "WORKER_FAILED"
   | "ABORTED"
   | "INVALID_ARGUMENT"
@@ -86,6 +87,7 @@ const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   "ALREADY_EXISTS",
   "DEPENDENCY_CYCLE",
   "REGISTRY_DAMAGED",
+  "BUSY",
   "WORKER_FAILED",
   "ABORTED",
   "INVALID_ARGUMENT",

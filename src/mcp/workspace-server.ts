@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ContextSmithError } from "../core/errors.js";
 import { Runtime } from "../runtime/runtime.js";
+import { serveControl } from "../workspace/control.js";
 import { acquireInstanceLock } from "../workspace/instance-lock.js";
 import { Workspace, type WorkspaceOptions } from "../workspace/workspace.js";
 import { connectStdio, toolServer } from "./server.js";
@@ -58,11 +59,21 @@ export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<Ru
     }
     log(`contextsmith: warning: ${error.message} Serving anyway (--allow-multi-instance).`);
   }
+  // The CLI's `models status` and `unload` reach this process's model through the control channel.
+  let control: { close(): Promise<void> } | null = null;
+  if (lock) {
+    try {
+      control = await serveControl(workspace.dataDir, async (op) => (op === "models" ? { server: { pid: process.pid }, ...workspace.models() } : { unloaded: await workspace.unload() }));
+    } catch (error) {
+      log(`contextsmith: warning: no control channel (${(error as Error).message}): \`ctxsmith models status\` and \`unload\` will not see this server.`);
+    }
+  }
   const server = createWorkspaceMcpServer({ workspace, log }, options.version);
   let closed: Promise<void>;
   try {
     ({ closed } = await connectStdio(server, options.input ?? process.stdin, options.output));
   } catch (error) {
+    await control?.close();
     await workspace.close();
     await runtime.close();
     lock?.release();
@@ -75,6 +86,7 @@ export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<Ru
     closed,
     async close() {
       await server.close();
+      await control?.close();
       await workspace.close();
       await runtime.close();
       lock?.release();

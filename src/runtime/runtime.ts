@@ -1,6 +1,8 @@
 import type { EmbeddingSettings, KeepAlive } from "../core/embedding-settings.js";
 import type { DownloadProgress, Embedder, Reranker } from "./embed/types.js";
+import { ContextSmithError } from "../core/errors.js";
 import { createEmbedder, createReranker } from "./embed/factory.js";
+import { TrackedEmbedder, TrackedReranker } from "./embed/tracked.js";
 import { IndexThread } from "./index-thread.js";
 import { ParsePools } from "./pools.js";
 import { TokenWorker, type AsyncTokenCounter } from "./token-worker.js";
@@ -19,6 +21,19 @@ export interface RuntimeOptions {
   keepAlive?: KeepAlive;
 }
 
+/** A model of the runtime, as `models status` shows it. */
+export interface ModelState {
+  role: "embedder" | "reranker";
+  provider: EmbeddingSettings["provider"];
+  model: string;
+  /** How long it stays loaded after its last use. */
+  keepAlive: KeepAlive;
+  /** Loaded in this process now (a local model in its worker threads; a remote provider never is). */
+  loaded: boolean;
+  /** Operations in flight on it. */
+  active: number;
+}
+
 /**
  * What one process shares between the repositories it holds: the token counters, the embedders and
  * re-rankers with their keep-alive, the parse threads, and the index thread. Made once per process
@@ -31,8 +46,8 @@ export class Runtime {
   /** Where index runs go when the runtime runs them off the caller's thread; null: inline. */
   readonly indexThread: IndexThread | null;
   readonly #counters = new Map<string, TokenWorker>();
-  readonly #embedders = new Map<string, Embedder | null>();
-  readonly #rerankers = new Map<string, Reranker>();
+  readonly #embedders = new Map<string, { settings: EmbeddingSettings; embedder: TrackedEmbedder } | null>();
+  readonly #rerankers = new Map<string, { settings: EmbeddingSettings; reranker: TrackedReranker }>();
   readonly #downloads = new Set<(progress: DownloadProgress) => void>();
 
   constructor(options: RuntimeOptions = {}) {
@@ -55,17 +70,46 @@ export class Runtime {
   embedder(settings: EmbeddingSettings, threads: number): Embedder | null {
     const key = `${threads}:${JSON.stringify(settings)}`;
     if (!this.#embedders.has(key)) {
-      this.#embedders.set(key, createEmbedder(settings, { threads, onDownload: (p) => this.#downloads.forEach((listener) => listener(p)) }));
+      const made = createEmbedder(settings, { threads, onDownload: (p) => this.#downloads.forEach((listener) => listener(p)) });
+      this.#embedders.set(key, made ? { settings, embedder: new TrackedEmbedder(made) } : null);
     }
-    return this.#embedders.get(key)!;
+    return this.#embedders.get(key)?.embedder ?? null;
   }
 
   /** The cross-encoder of `settings`, one per distinct settings. */
   reranker(settings: EmbeddingSettings): Reranker {
     const key = JSON.stringify(settings);
-    let reranker = this.#rerankers.get(key);
-    if (!reranker) this.#rerankers.set(key, (reranker = createReranker(settings, { threads: 1 })));
-    return reranker;
+    let entry = this.#rerankers.get(key);
+    if (!entry) this.#rerankers.set(key, (entry = { settings, reranker: new TrackedReranker(createReranker(settings, { threads: 1 })) }));
+    return entry.reranker;
+  }
+
+  /** The models this runtime has made: whether each is loaded, and what is running on it. */
+  models(): ModelState[] {
+    const state = (role: ModelState["role"], settings: EmbeddingSettings, model: TrackedEmbedder | TrackedReranker): ModelState => ({
+      role,
+      provider: settings.provider,
+      model: role === "reranker" ? settings.rerankModel : settings.model,
+      keepAlive: settings.keepAlive,
+      loaded: model.resident,
+      active: model.active,
+    });
+    return [
+      ...[...this.#embedders.values()].flatMap((e) => (e ? [state("embedder", e.settings, e.embedder)] : [])),
+      ...[...this.#rerankers.values()].map((r) => state("reranker", r.settings, r.reranker)),
+    ];
+  }
+
+  /**
+   * Releases every model now (the next use loads it again).
+   * @throws ContextSmithError `BUSY` while an operation runs on one of them
+   */
+  async unload(): Promise<ModelState[]> {
+    const models = this.models();
+    const active = models.reduce((n, m) => n + m.active, 0);
+    if (active > 0) throw new ContextSmithError("BUSY", `The model is busy (${active} operation${active > 1 ? "s" : ""} running): try again when ${active > 1 ? "they finish" : "it finishes"}.`, { active });
+    await Promise.all([...[...this.#embedders.values()].map((e) => e?.embedder.close()), ...[...this.#rerankers.values()].map((r) => r.reranker.close())]);
+    return models.filter((m) => m.loaded);
   }
 
   /** Follows model downloads (of any embedder of this runtime) until the returned function is called. */
@@ -77,8 +121,8 @@ export class Runtime {
   /** Releases every thread and model. Call it when no engine uses the runtime any more. */
   async close(): Promise<void> {
     const counters = [...this.#counters.values()];
-    const embedders = [...this.#embedders.values()];
-    const rerankers = [...this.#rerankers.values()];
+    const embedders = [...this.#embedders.values()].map((e) => e?.embedder);
+    const rerankers = [...this.#rerankers.values()].map((r) => r.reranker);
     this.#counters.clear();
     this.#embedders.clear();
     this.#rerankers.clear();

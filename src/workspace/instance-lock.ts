@@ -7,7 +7,7 @@ import { acquireWriteLock, type WriteLock } from "../runtime/lock.js";
  * heartbeat stopped) is taken over.
  */
 export function acquireInstanceLock(dataDir: string): Promise<WriteLock> {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return acquireWriteLock(dataDir, {
     file: "instance.lock",
     holder: "workspace server",

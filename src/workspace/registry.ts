@@ -91,7 +91,7 @@ export class Registry {
    * change that throws writes nothing. Returns what `change` returns.
    */
   async update<T>(change: (data: RegistryData) => T): Promise<T> {
-    mkdirSync(this.dataDir, { recursive: true });
+    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
     const lock = await acquireWriteLock(this.dataDir, {
       file: "registry.lock",
       holder: "workspace change",

@@ -7,7 +7,8 @@ import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.j
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
 import type { RankedFile } from "../query/types.js";
-import { Runtime } from "../runtime/runtime.js";
+import { resolveEmbeddingSettings, type KeepAlive } from "../core/embedding-settings.js";
+import { Runtime, type ModelState } from "../runtime/runtime.js";
 import { fuseRankings, fuseSearches } from "./fusion.js";
 import { clone, commitsBehind, headCommit, parseSource, pull } from "./git-remote.js";
 import { Registry, checkName, resolveDataDir } from "./registry.js";
@@ -45,6 +46,16 @@ export interface WorkspaceOptions {
 /** Options of a workspace query. */
 export interface WorkspaceQueryOptions extends Pick<QueryOptions, "refresh" | "onProgress" | "signal" | "waitTimeoutMs"> {
   limit?: number;
+}
+
+/** What `models status` reports. */
+export interface ModelsStatus {
+  /** The configured provider and model, and how long a model stays loaded after its last use. */
+  policy: { provider: string; model: string; keepAlive: KeepAlive };
+  /** The models the process has made: loaded or not, operations in flight. */
+  models: ModelState[];
+  /** Each repository's vectors: the model that made them (null: none), and whether they are complete. */
+  repos: Array<{ repo: string; vectorsOf: string | null; complete: boolean }>;
 }
 
 /** Where a symbol is defined, in which repository. */
@@ -390,6 +401,29 @@ export class Workspace {
     const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
     const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine.impact(name, { refresh: false, depth })), repo: p.repo })));
     return results.filter((r) => r.targets.length > 0);
+  }
+
+  /**
+   * The models of this process (loaded or not, operations in flight), the configured policy, and
+   * each repository's vectors: which model made them, complete or not.
+   */
+  models(): ModelsStatus {
+    const settings = resolveEmbeddingSettings(this.#engineOptions.embedding);
+    const repos = this.repos().map((repo) => {
+      let status: ReturnType<Engine["status"]> = null;
+      try {
+        status = isDirectory(repo.path) ? this.#engine(repo).status() : null;
+      } catch {
+        status = null; // a damaged index has no vectors to speak of
+      }
+      return { repo: repo.name, vectorsOf: status?.semanticModel ?? null, complete: status?.semantic ?? false };
+    });
+    return { policy: { provider: settings.provider, model: settings.model, keepAlive: settings.keepAlive }, models: this.#runtime.models(), repos };
+  }
+
+  /** Releases the models now. @throws ContextSmithError `BUSY` while an operation runs on one */
+  unload(): Promise<ModelState[]> {
+    return this.#runtime.unload();
   }
 
   /** Counts tokens as `context` does. */

@@ -181,6 +181,11 @@ export class LocalReranker implements Reranker {
     this.#pool = new OnnxPool(options);
   }
 
+  /** Whether the model is loaded in worker threads right now (keep-alive). */
+  get resident(): boolean {
+    return this.#pool.resident;
+  }
+
   async score(query: string, documents: readonly string[]): Promise<number[]> {
     if (documents.length === 0) return [];
     const batches = lengthBatches(documents, 8);
