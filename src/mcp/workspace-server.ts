@@ -47,7 +47,7 @@ export function createWorkspaceMcpServer(ctx: WorkspaceToolContext, version = "0
 export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<RunningWorkspaceServer> {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const runtime = new Runtime({ indexThread: true, keepAlive: 30_000 });
-  const workspace = new Workspace({ ...options, runtime, checkEveryMs: options.checkEveryMs ?? 10_000 });
+  const workspace = new Workspace({ ...options, runtime, checkEveryMs: options.checkEveryMs ?? 10_000, refreshInBackground: true });
   let lock: { release(): void } | null = null;
   try {
     lock = await acquireInstanceLock(workspace.dataDir);

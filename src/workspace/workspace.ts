@@ -39,6 +39,12 @@ export interface WorkspaceOptions {
    * twenty trees. `repo sync` always checks.
    */
   checkEveryMs?: number;
+  /**
+   * A due check of a repository that has an index runs in the background, one repository after
+   * another, and the query answers from the index as it is (a server sets it: a re-embedding after
+   * a model change does not hold every query up). Default false: the query waits for the check.
+   */
+  refreshInBackground?: boolean;
   /** How each repository is indexed (git history, embeddings, jobs). */
   engine?: Omit<EngineOptions, "runtime" | "indexDir">;
 }
@@ -85,6 +91,13 @@ export class Workspace {
   readonly #runtime: Runtime;
   readonly #ownsRuntime: boolean;
   readonly #checkEveryMs: number;
+  readonly #background: boolean;
+  /** Background checks: the chain that runs them one after another, the repositories queued, the last failure of each. */
+  #chain: Promise<void> = Promise.resolve();
+  readonly #queued = new Set<string>();
+  readonly #failed = new Map<string, string>();
+  /** Stops the background checks when the workspace closes. */
+  readonly #closing = new AbortController();
   readonly #engineOptions: Omit<EngineOptions, "runtime" | "indexDir">;
   /** Engines by repository name, with the folder they were opened on (a re-added name gets a new one). */
   readonly #engines = new Map<string, { path: string; engine: Engine }>();
@@ -95,6 +108,7 @@ export class Workspace {
     this.#ownsRuntime = options.runtime === undefined;
     this.#runtime = options.runtime ?? new Runtime();
     this.#checkEveryMs = options.checkEveryMs ?? CHECK_EVERY_MS;
+    this.#background = options.refreshInBackground ?? false;
     this.#engineOptions = options.engine ?? {};
   }
 
@@ -433,6 +447,8 @@ export class Workspace {
 
   /** Closes every engine (and the runtime, when it is the workspace's own). */
   async close(): Promise<void> {
+    this.#closing.abort();
+    await this.#chain;
     const engines = [...this.#engines.values()];
     this.#engines.clear();
     await Promise.all(engines.map((e) => e.engine.close()));
@@ -464,10 +480,16 @@ export class Workspace {
         if (!isDirectory(repo.path)) throw new ContextSmithError("PATH_NOT_FOUND", `its folder is gone (${repo.path})`);
         const engine = this.#engine(repo);
         // One repository at a time: index runs of many repositories at once would hold as many lexical builders.
-        if (this.#due(repo.name, engine, options)) {
-          await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
-          this.#markChecked(repo.name);
-        } else if (engine.status() === null) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
+        const indexed = engine.status() !== null;
+        if (this.#due(repo.name, indexed, options)) {
+          if (this.#background && indexed) this.#checkLater(repo.name, engine, options);
+          else {
+            await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
+            this.#markChecked(repo.name);
+          }
+        } else if (!indexed) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
+        const failed = this.#failed.get(repo.name);
+        if (failed) notices.push(`${p.repo}: its last re-index failed (${failed}); answering from the index as it is`);
         engines.push({ provenance: p, engine });
       } catch (error) {
         const err = ContextSmithError.from(error, "INTERNAL");
@@ -480,10 +502,35 @@ export class Workspace {
     return { engines, scope: provenance.filter((p) => engines.some((e) => e.provenance.repo === p.repo)), notices };
   }
 
+  /** Queues a background check of a repository (once, however many queries find it due). */
+  #checkLater(name: string, engine: Engine, options: WorkspaceQueryOptions): void {
+    if (this.#queued.has(name)) return;
+    this.#queued.add(name);
+    this.#chain = this.#chain.then(async () => {
+      try {
+        if (this.#closing.signal.aborted) return;
+        await engine.index({ onProgress: options.onProgress, waitTimeoutMs: options.waitTimeoutMs, signal: this.#closing.signal });
+        this.#failed.delete(name);
+      } catch (error) {
+        const err = ContextSmithError.from(error, "INTERNAL");
+        if (err.code !== "ABORTED") this.#failed.set(name, err.message);
+      } finally {
+        // Checked, well or not: the next check waits for the interval (a failing one is not retried in a loop).
+        this.#markChecked(name);
+        this.#queued.delete(name);
+      }
+    });
+  }
+
+  /** Waits for the background checks queued so far (tests; a server closing). */
+  async settled(): Promise<void> {
+    await this.#chain;
+  }
+
   /** Whether a query should check the repository for changes first. */
-  #due(name: string, engine: Engine, options: WorkspaceQueryOptions): boolean {
-    if (options.refresh === false) return false;
-    if (this.#checkEveryMs <= 0 || engine.status() === null) return true;
+  #due(name: string, indexed: boolean, options: WorkspaceQueryOptions): boolean {
+    if (options.refresh === false || this.#queued.has(name)) return false;
+    if (this.#checkEveryMs <= 0 || !indexed) return true;
     try {
       return Date.now() - statSync(this.#checkFile(name)).mtimeMs >= this.#checkEveryMs;
     } catch {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_RANKING } from "../../src/query/ranking-config.js";
+import { acquireWriteLock } from "../../src/runtime/lock.js";
 import { Runtime } from "../../src/runtime/runtime.js";
 import { Workspace } from "../../src/workspace/workspace.js";
 import { TempRepo } from "../helpers/repo.js";
@@ -192,6 +193,30 @@ describe("a remote repository", () => {
       rmSync(notRepo, { recursive: true, force: true });
     } finally {
       await ws.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a workspace that checks in the background (as the server does)", () => {
+  it("answers from the index as it is while a due check waits, and from the new one after it", async () => {
+    const repo = TempRepo.create({ "lib/a.py": "def alpha():\n    return 1\n" }, { git: true });
+    const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-ws-"));
+    const ws = new Workspace({ dataDir, checkEveryMs: 0, refreshInBackground: true, engine: { jobs: 1, semantic: false } });
+    try {
+      await ws.addRepo("lib", repo.root);
+      repo.write({ "lib/b.py": "def beta_later():\n    return 2\n" });
+      // Another writer holds the index: the background check waits for it, the query does not.
+      const lock = await acquireWriteLock(join(repo.root, ".contextsmith"), { wait: false });
+      const first = await ws.search("beta_later", { repos: ["lib"] });
+      expect(first.results.some((h) => h.name === "beta_later")).toBe(false);
+      lock.release();
+      await ws.settled();
+      const second = await ws.search("beta_later", { repos: ["lib"] });
+      expect(second.results[0]).toMatchObject({ repo: "lib", name: "beta_later", path: "lib/b.py" });
+    } finally {
+      await ws.close();
+      repo.dispose();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
