@@ -2,6 +2,7 @@
  * Data contracts of the workspace: the registry of repositories, their groups and the dependency
  * graph between them, and what a query across them answers.
  */
+import type { NoteView } from "../notes/types.js";
 import type { ContextResult, RankedFile, SearchHit, Span } from "../query/types.js";
 
 /** A repository of the workspace: a folder of this machine, or a clone the workspace made of a URL. */
@@ -78,6 +79,8 @@ export interface WorkspaceContextResult extends Omit<ContextResult, "spans"> {
   /** The repository of each entry of `files` (same order). */
   repos: string[];
   spans: WorkspaceSpan[];
+  /** Notes pinned to the code shown, with their repository; their paths read `repo: path`. */
+  notes: Array<NoteView & { repo: string }>;
   scope: Provenance[];
 }
 

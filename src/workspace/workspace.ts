@@ -6,7 +6,9 @@ import { Engine, type EngineOptions, type QueryOptions } from "../engine.js";
 import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
-import type { RankedFile } from "../query/types.js";
+import type { ContextResult, RankedFile } from "../query/types.js";
+import { attachNotes } from "../notes/attach.js";
+import type { NoteView } from "../notes/types.js";
 import { resolveEmbeddingSettings, type KeepAlive } from "../core/embedding-settings.js";
 import { Runtime, type ModelState } from "../runtime/runtime.js";
 import { fuseRankings, fuseSearches } from "./fusion.js";
@@ -384,12 +386,19 @@ export class Workspace {
         });
       }
       const sources = new Map(ranked.map((r) => [r.provenance.repo, r.source]));
-      const entries: PackEntry[] = fuseRankings(ranked)
-        .slice(0, packDepth(config, budget))
-        .map((file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: expansionLabel(file) ?? undefined }));
-      const packed = await packSources(entries, budget, counter, config);
-      return { ...packed, repos: packed.repos ?? [], spans: packed.spans.map((s) => ({ ...s, repo: s.repo! })), scope: provenance, ...withNotices(notices) };
+      const fused = fuseRankings(ranked);
+      const repack = async (room: number): Promise<ContextResult> => {
+        const entries: PackEntry[] = fused
+          .slice(0, packDepth(config, room))
+          .map((file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: expansionLabel(file) ?? undefined }));
+        return withRepoPaths(await packSources(entries, room, counter, config));
+      };
+      // Notes are matched to the spans shown by repository and path: both read `repo: path` meanwhile.
+      const packed = await attachNotes(await repack(budget), notes, repack, counter);
+      const spans = packed.spans.map((s) => ({ ...s, repo: s.repo!, path: s.path.slice(s.repo!.length + 2) }));
+      return { ...packed, repos: packed.repos ?? [], spans, notes: (packed.notes ?? []) as Array<NoteView & { repo: string }>, scope: provenance, ...withNotices(notices) };
     };
+    const notes = (await Promise.all(engines.map(async ({ provenance: p, engine }) => (await engine.notes({}, { refresh: false })).map((n) => withRepoPath(n, p.repo))))).flat();
     return within(0);
   }
 
@@ -484,8 +493,15 @@ export class Workspace {
         if (this.#due(repo.name, indexed, options)) {
           if (this.#background && indexed) this.#checkLater(repo.name, engine, options);
           else {
-            await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
-            this.#markChecked(repo.name);
+            try {
+              await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
+              this.#markChecked(repo.name);
+            } catch (error) {
+              // A read-only index (a restored CI cache, a read-only checkout) still answers.
+              const err = ContextSmithError.from(error, "INTERNAL");
+              if (!(indexed && err.code === "IO_ERROR")) throw error;
+              notices.push(`${p.repo}: could not re-index (${err.message}); answering from the index as it is`);
+            }
           }
         } else if (!indexed) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
         const failed = this.#failed.get(repo.name);
@@ -595,6 +611,17 @@ export class Workspace {
     if (!members) throw new ContextSmithError("NOT_FOUND", `No group named ${name}${Object.keys(data.groups).length ? ` (there are: ${Object.keys(data.groups).join(", ")})` : ""}.`);
     return members;
   }
+}
+
+/** A packed context whose spans read `repo: path`, as notes are matched to them. */
+function withRepoPaths(result: ContextResult): ContextResult {
+  return { ...result, spans: result.spans.map((s) => ({ ...s, path: `${s.repo}: ${s.path}` })) };
+}
+
+/** A note of a repository, its paths read `repo: path` (as the workspace context shows them). */
+function withRepoPath(note: NoteView, repo: string): NoteView & { repo: string } {
+  const path = (p: string): string => `${repo}: ${p}`;
+  return { ...note, repo, target: { ...note.target, path: path(note.target.path) }, location: note.location && { ...note.location, path: path(note.location.path) } };
 }
 
 function isDirectory(path: string): boolean {

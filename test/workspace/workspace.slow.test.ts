@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
 import { DEFAULT_RANKING } from "../../src/query/ranking-config.js";
 import { acquireWriteLock } from "../../src/runtime/lock.js";
 import { Runtime } from "../../src/runtime/runtime.js";
@@ -114,6 +115,22 @@ describe("a workspace of three repositories", () => {
         expect(ctx.text).toMatch(/### auth: auth\/login\.py · lines [\d, -]+ · #\d+ \(/);
       }
     }
+  });
+
+  it("shows the notes pinned to the code it packs, with their repository", async () => {
+    const engine = new Engine(services.auth.root, { jobs: 1, semantic: false });
+    try {
+      await engine.addNote("login must never say which of email or password was wrong", { symbol: "login" });
+    } finally {
+      await engine.close();
+    }
+    const ctx = await ws.context("login raises PermissionError for bad credentials", { all: true }, { budget: 2000 });
+    expect(ctx.tokens).toBeLessThanOrEqual(2000);
+    expect(ctx.notes).toHaveLength(1);
+    expect(ctx.notes[0]).toMatchObject({ repo: "auth", status: "current", target: { kind: "symbol", name: "login" } });
+    expect(ctx.text).toContain("### Notes\n- auth: auth/login.py:login: login must never say which of email or password was wrong");
+    // The spans keep repository-relative paths.
+    expect(ctx.spans.find((s) => s.repo === "auth")!.path).toBe("auth/login.py");
   });
 
   it("symbol definitions and callers carry their repository", async () => {

@@ -30,7 +30,7 @@ export function contextCommand(io: CliIO) {
         printNotices(packed.notices, io);
         if (args.json) {
           const { text, tokens, budget, files, repos, spans } = packed;
-          io.stdout.write(`${JSON.stringify({ text, tokens, budget, files, repos, spans, scope: packed.scope, notes: [], notices: packed.notices ?? [] })}\n`);
+          io.stdout.write(`${JSON.stringify({ text, tokens, budget, files, repos, spans, scope: packed.scope, notes: packed.notes, notices: packed.notices ?? [] })}\n`);
         } else report(packed, io);
         return;
       }
