@@ -39,13 +39,17 @@ export function scopeOptions<T>(y: Argv<T>) {
 }
 
 /** The workspace scope the options name, or null when none is given (the query is about `--path`). */
-export function scopeOf(args: ScopeArgs & { path?: string }): Scope | null {
+export function scopeOf(args: ScopeArgs & { path?: string; "index-dir"?: string }): Scope | null {
   const named = args.repo !== undefined || args.group !== undefined || args.all;
   if (!named) {
     if (args.expand !== undefined || args["expand-depth"] !== undefined) throw new ContextSmithError("INVALID_ARGUMENT", "--expand needs a scope: --repo NAME, --group NAME or --all.");
     return null;
   }
-  if (args.path !== undefined && args.path !== ".") throw new ContextSmithError("INVALID_ARGUMENT", "Give --path or a workspace scope (--repo, --group, --all), not both.");
+  if ((args.path !== undefined && args.path !== ".") || args["index-dir"] !== undefined) {
+    throw new ContextSmithError("INVALID_ARGUMENT", "Give --path (and --index-dir) or a workspace scope (--repo, --group, --all), not both.");
+  }
+  if (args.all && (args.repo !== undefined || args.group !== undefined)) throw new ContextSmithError("INVALID_ARGUMENT", "--all already names every repository: drop --repo and --group, or --all.");
+  if (args["expand-depth"] !== undefined && args.expand === undefined) throw new ContextSmithError("INVALID_ARGUMENT", "--expand-depth needs --expand upstream|downstream|both.");
   return {
     ...(args.repo ? { repos: args.repo } : {}),
     ...(args.group ? { groups: args.group } : {}),

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { ContextSmithError } from "../core/errors.js";
 import { acquireWriteLock } from "../runtime/lock.js";
+import { addEdge } from "./relations.js";
 import type { RegistryData } from "./types.js";
 
 const REGISTRY_FILE = "workspace.json";
@@ -48,6 +49,29 @@ const schema = z.object({
   relations: z.array(z.tuple([name, name])),
 });
 
+/** What makes a well-formed registry wrong (a hand edit, a bug), or null. */
+function inconsistency(data: RegistryData): string | null {
+  const names = new Set<string>();
+  for (const repo of data.repos) {
+    if (names.has(repo.name)) return `the name ${repo.name} is registered twice`;
+    names.add(repo.name);
+  }
+  for (const [group, members] of Object.entries(data.groups)) {
+    const stranger = members.find((m) => !names.has(m));
+    if (stranger) return `group ${group} names ${stranger}, which is not registered`;
+  }
+  let edges: Array<[string, string]> = [];
+  for (const [from, to] of data.relations) {
+    if (!names.has(from) || !names.has(to)) return `the relation ${from} → ${to} names a repository that is not registered`;
+    try {
+      edges = addEdge(edges, from, to);
+    } catch (error) {
+      return `the relations have a cycle: ${(error as Error).message}`;
+    }
+  }
+  return null;
+}
+
 const empty = (): RegistryData => ({ version: 1, repos: [], groups: {}, relations: [] });
 
 /**
@@ -83,7 +107,10 @@ export class Registry {
       const issue = parsed.error.issues[0]!;
       throw this.#damaged(`${issue.path.join(".") || "top level"}: ${issue.message}`);
     }
-    return parsed.data as RegistryData;
+    const data = parsed.data as RegistryData;
+    const problem = inconsistency(data);
+    if (problem) throw this.#damaged(problem);
+    return data;
   }
 
   /**

@@ -46,7 +46,7 @@ function dependencyPath(edges: Edges, start: string, goal: string): string[] | n
 /**
  * The edges with "from depends on to" added.
  * @throws ContextSmithError `DEPENDENCY_CYCLE` naming the cycle (`a → b → c → a`) when `to` already
- * depends on `from`, directly or not; `INVALID_ARGUMENT` for a repository depending on itself.
+ * depends on `from`, directly or not, or `from` is `to`.
  */
 export function addEdge(edges: Edges, from: string, to: string): Array<[string, string]> {
   if (from === to) throw new ContextSmithError("DEPENDENCY_CYCLE", `${from} cannot depend on itself.`, { cycle: [from, from] });

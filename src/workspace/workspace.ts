@@ -305,6 +305,8 @@ export class Workspace {
   /** Forgets "from depends on to". @throws ContextSmithError `NOT_FOUND` when there is no such relation */
   removeRelation(from: string, to: string): Promise<void> {
     return this.registry.update((data) => {
+      this.#known(from, data);
+      this.#known(to, data);
       const before = data.relations.length;
       data.relations = data.relations.filter(([a, b]) => !(a === from && b === to));
       if (data.relations.length === before) throw new ContextSmithError("NOT_FOUND", `${from} does not depend on ${to}: see \`ctxsmith relation show\`.`);
@@ -337,7 +339,7 @@ export class Workspace {
     for (const group of scope.groups ?? []) named.push(...this.#group(group, data));
     named.forEach((r) => this.#known(r, data));
     const primary = scope.all || (scope.repos === undefined && scope.groups === undefined) ? data.repos.map((r) => r.name) : [...new Set(named)];
-    if (primary.length === 0) throw new ContextSmithError("NOT_FOUND", "The scope names no repository (the groups given are empty).");
+    if (primary.length === 0) throw new ContextSmithError("NOT_FOUND", "The scope names no repository (no repository given, or only empty groups).");
     return expandScope(data.relations, primary, scope.expand, depth);
   }
 

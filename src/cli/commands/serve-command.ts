@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { ContextSmithError } from "../../core/errors.js";
 import { VERSION } from "../../core/version.js";
 import { parseKeepAlive } from "../../core/embedding-settings.js";
 import type { CliIO } from "../io.js";
@@ -31,6 +32,9 @@ export function serveCommand(io: CliIO) {
       const onRejection = (reason: unknown): void => void io.stderr.write(`contextsmith: ${reason instanceof Error ? reason.message : String(reason)}\n`);
       process.on("unhandledRejection", onRejection);
       const log = (line: string): void => void io.stderr.write(`${line}\n`);
+      if (args.workspace && (args.path !== "." || args["index-dir"] !== undefined)) {
+        throw new ContextSmithError("INVALID_ARGUMENT", "serve --workspace serves the repositories of the data folder: drop --path and --index-dir (or --workspace).");
+      }
       // Loaded here: the MCP SDK is not parsed by the other commands.
       // stdout carries the protocol: everything else goes to stderr.
       const running = args.workspace
