@@ -68,7 +68,7 @@ export async function acquireWriteLock(indexDir: string, options: LockOptions): 
   const waitingSince = Date.now();
   let announced = false;
   for (;;) {
-    if (options.signal?.aborted) throw new ContextSmithError("ABORTED", `Cancelled while waiting for another ${holder}.`);
+    if (options.signal?.aborted) throw new ContextSmithError("ABORTED", `It was cancelled while waiting for another ${holder}.`);
     try {
       const fd = openSync(path, "wx");
       try {
