@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -21,6 +21,8 @@ const call = (name: string, args: Record<string, unknown> = {}) => callTool(clie
 beforeAll(async () => {
   for (const [name, repo] of Object.entries(services)) expect(runCli(["repo", "add", name, repo.root], { env: cliEnv }).status).toBe(0);
   expect(runCli(["relation", "add", "web", "auth"], { env: cliEnv }).status).toBe(0);
+  // A server killed earlier left its instance lock: the next one takes it over.
+  writeFileSync(join(dataDir, "instance.lock"), JSON.stringify({ pid: 2147483646, host: hostname(), startedAt: Date.now() - 60_000 }));
   const env = { ...getDefaultEnvironment(), CTXSMITH_OFFLINE: "1", CTXSMITH_CACHE_DIR: process.env.CTXSMITH_CACHE_DIR ?? "" };
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--workspace", "--data-dir", dataDir], stderr: "pipe", env });
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -41,6 +43,8 @@ describe("ctxsmith serve --workspace (MCP, driven by the SDK's client)", () => {
     for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(40);
     expect(tools.find((t) => t.name === "get_call_hierarchy")!.inputSchema.required).toEqual(["name", "direction"]);
     expect(stderr).toContain("serving the workspace");
+    const owner = JSON.parse(readFileSync(join(dataDir, "instance.lock"), "utf8"));
+    expect(owner.pid).not.toBe(2147483646);
   });
 
   it("a second workspace server on the data folder fails at once, naming the owner", () => {
