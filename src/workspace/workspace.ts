@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
 import type { RunOptions } from "../core/types.js";
@@ -11,6 +11,7 @@ import { attachNotes } from "../notes/attach.js";
 import type { NoteView } from "../notes/types.js";
 import { resolveEmbeddingSettings, type KeepAlive } from "../core/embedding-settings.js";
 import { Runtime, type ModelState } from "../runtime/runtime.js";
+import { RepoChecks } from "./checks.js";
 import { fuseRankings, fuseSearches } from "./fusion.js";
 import { clone, commitsBehind, headCommit, parseSource, pull } from "./git-remote.js";
 import { Registry, checkName, resolveDataDir } from "./registry.js";
@@ -92,14 +93,8 @@ export class Workspace {
   readonly registry: Registry;
   readonly #runtime: Runtime;
   readonly #ownsRuntime: boolean;
-  readonly #checkEveryMs: number;
+  readonly #checks: RepoChecks;
   readonly #background: boolean;
-  /** Background checks: the chain that runs them one after another, the repositories queued, the last failure of each. */
-  #chain: Promise<void> = Promise.resolve();
-  readonly #queued = new Set<string>();
-  readonly #failed = new Map<string, string>();
-  /** Stops the background checks when the workspace closes. */
-  readonly #closing = new AbortController();
   readonly #engineOptions: Omit<EngineOptions, "runtime" | "indexDir">;
   /** Engines by repository name, with the folder they were opened on (a re-added name gets a new one). */
   readonly #engines = new Map<string, { path: string; engine: Engine }>();
@@ -109,7 +104,7 @@ export class Workspace {
     this.registry = new Registry(this.dataDir);
     this.#ownsRuntime = options.runtime === undefined;
     this.#runtime = options.runtime ?? new Runtime();
-    this.#checkEveryMs = options.checkEveryMs ?? CHECK_EVERY_MS;
+    this.#checks = new RepoChecks(this.dataDir, options.checkEveryMs ?? CHECK_EVERY_MS);
     this.#background = options.refreshInBackground ?? false;
     this.#engineOptions = options.engine ?? {};
   }
@@ -199,7 +194,7 @@ export class Workspace {
         const err = ContextSmithError.from(error, "INTERNAL");
         throw new ContextSmithError(err.code, `${name} is registered, but indexing it failed: ${err.message} Run \`ctxsmith repo sync ${name}\` to try again.`, err.data);
       }
-      this.#markChecked(name);
+      this.#checks.checked(name);
     }
     return entry;
   }
@@ -220,7 +215,7 @@ export class Workspace {
     const open = this.#engines.get(name);
     this.#engines.delete(name);
     await open?.engine.close();
-    rmSync(this.#checkFile(name), { force: true });
+    this.#checks.forget(name);
     if (entry.kind === "remote") {
       rmSync(this.#indexPath(name), { recursive: true, force: true });
       rmSync(this.#clonePath(name), { recursive: true, force: true });
@@ -244,7 +239,7 @@ export class Workspace {
         if (repo.kind === "remote") moved = await pull(repo.path, repo.branch!, options.signal);
         else if (!isDirectory(repo.path)) throw new ContextSmithError("PATH_NOT_FOUND", `The folder of ${repo.name} is gone: ${repo.path}`);
         const stats = await this.#engine(repo).index(options);
-        this.#markChecked(repo.name);
+        this.#checks.checked(repo.name);
         results.push({ repo: repo.name, ok: true, ...(moved ?? {}), parsed: stats.files.parsed, removed: stats.files.removed, ms: Date.now() - t0 });
       } catch (error) {
         const err = ContextSmithError.from(error, "INTERNAL");
@@ -458,8 +453,7 @@ export class Workspace {
 
   /** Closes every engine (and the runtime, when it is the workspace's own). */
   async close(): Promise<void> {
-    this.#closing.abort();
-    await this.#chain;
+    await this.#checks.close();
     const engines = [...this.#engines.values()];
     this.#engines.clear();
     await Promise.all(engines.map((e) => e.engine.close()));
@@ -492,12 +486,12 @@ export class Workspace {
         const engine = this.#engine(repo);
         // One repository at a time: index runs of many repositories at once would hold as many lexical builders.
         const indexed = engine.status() !== null;
-        if (this.#due(repo.name, indexed, options)) {
-          if (this.#background && indexed) this.#checkLater(repo.name, engine, options);
+        if (this.#checks.due(repo.name, indexed, options.refresh)) {
+          if (this.#background && indexed) this.#checks.later(repo.name, (run) => engine.index(run), { onProgress: options.onProgress, waitTimeoutMs: options.waitTimeoutMs });
           else {
             try {
               await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
-              this.#markChecked(repo.name);
+              this.#checks.checked(repo.name);
             } catch (error) {
               // A read-only index (a restored CI cache, a read-only checkout) still answers.
               const err = ContextSmithError.from(error, "INTERNAL");
@@ -506,7 +500,7 @@ export class Workspace {
             }
           }
         } else if (!indexed) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
-        const failed = this.#failed.get(repo.name);
+        const failed = this.#checks.failure(repo.name);
         if (failed) notices.push(`${p.repo}: its last re-index failed (${failed}); answering from the index as it is`);
         engines.push({ provenance: p, engine });
       } catch (error) {
@@ -520,56 +514,9 @@ export class Workspace {
     return { engines, scope: provenance.filter((p) => engines.some((e) => e.provenance.repo === p.repo)), notices };
   }
 
-  /** Queues a background check of a repository (once, however many queries find it due). */
-  #checkLater(name: string, engine: Engine, options: WorkspaceQueryOptions): void {
-    if (this.#queued.has(name)) return;
-    this.#queued.add(name);
-    this.#chain = this.#chain.then(async () => {
-      try {
-        if (this.#closing.signal.aborted) return;
-        await engine.index({ onProgress: options.onProgress, waitTimeoutMs: options.waitTimeoutMs, signal: this.#closing.signal });
-        this.#failed.delete(name);
-      } catch (error) {
-        const err = ContextSmithError.from(error, "INTERNAL");
-        if (err.code !== "ABORTED") this.#failed.set(name, err.message);
-      } finally {
-        // Checked, well or not: the next check waits for the interval (a failing one is not retried in a loop).
-        this.#markChecked(name);
-        this.#queued.delete(name);
-      }
-    });
-  }
-
   /** Waits for the background checks queued so far (tests; a server closing). */
-  async settled(): Promise<void> {
-    await this.#chain;
-  }
-
-  /** Whether a query should check the repository for changes first. */
-  #due(name: string, indexed: boolean, options: WorkspaceQueryOptions): boolean {
-    if (options.refresh === false || this.#queued.has(name)) return false;
-    if (this.#checkEveryMs <= 0 || !indexed) return true;
-    try {
-      return Date.now() - statSync(this.#checkFile(name)).mtimeMs >= this.#checkEveryMs;
-    } catch {
-      return true;
-    }
-  }
-
-  /** Records that the repository's index was brought up to date now (a file's time, shared by every process of the data folder). */
-  #markChecked(name: string): void {
-    const file = this.#checkFile(name);
-    try {
-      mkdirSync(join(this.dataDir, "checks"), { recursive: true });
-      const now = new Date();
-      try {
-        utimesSync(file, now, now);
-      } catch {
-        closeSync(openSync(file, "w"));
-      }
-    } catch {
-      // An unwritable data folder only means the next query checks again.
-    }
+  settled(): Promise<void> {
+    return this.#checks.settled();
   }
 
   #engine(repo: RepoEntry): Engine {
@@ -593,10 +540,6 @@ export class Workspace {
 
   #indexPath(name: string): string {
     return join(this.dataDir, "indexes", name);
-  }
-
-  #checkFile(name: string): string {
-    return join(this.dataDir, "checks", name);
   }
 
   #known(name: string, data: RegistryData): void {
