@@ -15,7 +15,7 @@ import { Searcher, type RankOptions } from "./query/searcher.js";
 import { embedTask, taskVector, type TaskEmbedding } from "./query/task-vector.js";
 import type { PackSource } from "./query/pack/pack-ranking.js";
 import type { RankedFile, RankResult, SearchHit } from "./query/types.js";
-import type { Embedder } from "./runtime/embed/types.js";
+import type { TrackedEmbedder } from "./runtime/embed/tracked.js";
 import { Runtime } from "./runtime/runtime.js";
 import { indexedPath, staleFiles } from "./store/repo-paths.js";
 import { modelName, semanticReady } from "./store/semantic-state.js";
@@ -127,7 +127,9 @@ export class Engine {
     const unfollow = this.#runtime.onDownload((p) => onProgress?.({ stage: "download", ...p }));
     try {
       const thread = this.#runtime.indexThread;
-      return await (thread ? thread.run(this.config, embedder, options) : runIndex(this.config, embedder, this.#runtime.parsePools, options));
+      const run = (): Promise<IndexStats> => (thread ? thread.run(this.config, embedder, options) : runIndex(this.config, embedder, this.#runtime.parsePools, options));
+      // The whole run is one operation on the model (it embeds batch after batch): `unload` waits.
+      return await (embedder ? embedder.hold(run) : run());
     } finally {
       unfollow();
     }
@@ -337,7 +339,7 @@ export class Engine {
   }
 
   /** The runtime's embedder for this repository's settings (null when semantic search is off). */
-  #embedder(): Embedder | null {
+  #embedder(): TrackedEmbedder | null {
     return this.config.semantic ? this.#runtime.embedder(this.config.embedding, this.config.jobs) : null;
   }
 

@@ -42,7 +42,9 @@ export function scopeOptions<T>(y: Argv<T>) {
 export function scopeOf(args: ScopeArgs & { path?: string; "index-dir"?: string }): Scope | null {
   const named = args.repo !== undefined || args.group !== undefined || args.all;
   if (!named) {
-    if (args.expand !== undefined || args["expand-depth"] !== undefined) throw new ContextSmithError("INVALID_ARGUMENT", "--expand needs a scope: --repo NAME, --group NAME or --all.");
+    if (args.expand !== undefined || args["expand-depth"] !== undefined) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `${args.expand !== undefined ? "--expand" : "--expand-depth"} needs a scope: --repo NAME, --group NAME or --all.`);
+    }
     return null;
   }
   if ((args.path !== undefined && args.path !== ".") || args["index-dir"] !== undefined) {

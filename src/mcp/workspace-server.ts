@@ -63,7 +63,7 @@ export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<Ru
   let control: { close(): Promise<void> } | null = null;
   if (lock) {
     try {
-      control = await serveControl(workspace.dataDir, async (op) => (op === "models" ? { server: { pid: process.pid }, ...workspace.models() } : { unloaded: await workspace.unload() }));
+      control = await serveControl(workspace.dataDir, async (op) => (op === "models" ? { server: { pid: process.pid }, ...workspace.models() } : { unloaded: await workspace.unload() }), log);
     } catch (error) {
       log(`contextsmith: warning: no control channel (${(error as Error).message}): \`ctxsmith models status\` and \`unload\` will not see this server.`);
     }

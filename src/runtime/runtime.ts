@@ -1,5 +1,5 @@
 import type { EmbeddingSettings, KeepAlive } from "../core/embedding-settings.js";
-import type { DownloadProgress, Embedder, Reranker } from "./embed/types.js";
+import type { DownloadProgress, Reranker } from "./embed/types.js";
 import { ContextSmithError } from "../core/errors.js";
 import { createEmbedder, createReranker } from "./embed/factory.js";
 import { TrackedEmbedder, TrackedReranker } from "./embed/tracked.js";
@@ -67,7 +67,7 @@ export class Runtime {
    * The embedder of `settings` (null when semantic search is off), one per distinct settings:
    * repositories with the same model share it, and with it the model's residency.
    */
-  embedder(settings: EmbeddingSettings, threads: number): Embedder | null {
+  embedder(settings: EmbeddingSettings, threads: number): TrackedEmbedder | null {
     const key = `${threads}:${JSON.stringify(settings)}`;
     if (!this.#embedders.has(key)) {
       const made = createEmbedder(settings, { threads, onDownload: (p) => this.#downloads.forEach((listener) => listener(p)) });

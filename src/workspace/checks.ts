@@ -16,7 +16,8 @@ export type CheckRun = (options: RunOptions) => Promise<unknown>;
 export class RepoChecks {
   readonly #dir: string;
   #chain: Promise<void> = Promise.resolve();
-  readonly #queued = new Set<string>();
+  /** Repositories queued or being checked, each with what cancels its check. */
+  readonly #queued = new Map<string, AbortController>();
   /** The last background failure of each repository, until a check succeeds. */
   readonly #failed = new Map<string, string>();
   readonly #closing = new AbortController();
@@ -39,8 +40,9 @@ export class RepoChecks {
     }
   }
 
-  /** Records that the repository was brought up to date now. */
+  /** Records that the repository was brought up to date now (and forgets a failure of an earlier check). */
   checked(name: string): void {
+    this.#failed.delete(name);
     const file = join(this.#dir, name);
     try {
       mkdirSync(this.#dir, { recursive: true });
@@ -55,30 +57,45 @@ export class RepoChecks {
     }
   }
 
-  /** Forgets a repository (it was removed). */
+  /** Forgets a repository (it was removed): its queued or running check is cancelled. */
   forget(name: string): void {
+    this.#queued.get(name)?.abort();
+    this.#queued.delete(name);
     this.#failed.delete(name);
     rmSync(join(this.#dir, name), { force: true });
   }
 
-  /** Queues a background check (once per repository). A failure is kept for {@link RepoChecks.failure}. */
-  later(name: string, run: CheckRun, options: Pick<RunOptions, "onProgress" | "waitTimeoutMs">): void {
+  /**
+   * Queues a background check (once per repository). It never waits for another writer of the
+   * index: that one is bringing it up to date already. A failure is kept for {@link RepoChecks.failure}.
+   */
+  later(name: string, run: CheckRun, options: Pick<RunOptions, "onProgress">): void {
     if (this.#queued.has(name)) return;
-    this.#queued.add(name);
+    const cancel = new AbortController();
+    this.#queued.set(name, cancel);
     this.#chain = this.#chain.then(async () => {
+      const signal = AbortSignal.any([this.#closing.signal, cancel.signal]);
+      if (signal.aborted) return;
       try {
-        if (this.#closing.signal.aborted) return;
-        await run({ ...options, signal: this.#closing.signal });
-        this.#failed.delete(name);
+        await run({ ...options, signal, wait: false });
+        this.checked(name);
       } catch (error) {
         const err = ContextSmithError.from(error, "INTERNAL");
-        if (err.code !== "ABORTED") this.#failed.set(name, err.message);
+        if (err.code === "LOCKED") this.checked(name);
+        else if (err.code !== "ABORTED") {
+          // Checked, though it failed: the next check waits for the interval (no retry in a loop).
+          this.checked(name);
+          this.#failed.set(name, err.message);
+        }
       } finally {
-        // Checked, well or not: the next check waits for the interval (a failing one is not retried in a loop).
-        this.checked(name);
-        this.#queued.delete(name);
+        if (this.#queued.get(name) === cancel) this.#queued.delete(name);
       }
     });
+  }
+
+  /** Whether a background check of the repository is queued or running. */
+  pending(name: string): boolean {
+    return this.#queued.has(name);
   }
 
   /** Why the last background check of a repository failed, or undefined. */

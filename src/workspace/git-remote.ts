@@ -80,7 +80,8 @@ export function checkBranch(branch: string): string {
 export async function clone(url: string, dir: string, branch: string | undefined, signal?: AbortSignal): Promise<string> {
   if (branch !== undefined) checkBranch(branch);
   if (existsSync(dir)) throw new ContextSmithError("ALREADY_EXISTS", `${dir} already exists: remove it or choose another name.`);
-  const tmp = `${dir}.cloning-${process.pid}`;
+  // `+` never occurs in a repository name: no registered clone can look like a temporary one.
+  const tmp = `${dir}+cloning-${process.pid}`;
   removeAbandonedClones(dir);
   try {
     await git(["clone", "--quiet", "--no-tags", "--single-branch", ...(branch ? ["--branch", branch] : []), "--", url, tmp], undefined, `Cloning ${url}`, signal);
@@ -98,7 +99,7 @@ export async function clone(url: string, dir: string, branch: string | undefined
 
 /** Removes the temporary folders of clones into `dir` whose process is gone (killed mid-clone). */
 function removeAbandonedClones(dir: string): void {
-  const prefix = `${basename(dir)}.cloning-`;
+  const prefix = `${basename(dir)}+cloning-`;
   let names: string[];
   try {
     names = readdirSync(dirname(dir)).filter((n) => n.startsWith(prefix));
@@ -106,8 +107,10 @@ function removeAbandonedClones(dir: string): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(name.slice(prefix.length));
-    if (pid !== process.pid && Number.isInteger(pid) && pid > 0 && processAlive(pid)) continue;
+    const suffix = name.slice(prefix.length);
+    if (!/^\d+$/.test(suffix)) continue;
+    const pid = Number(suffix);
+    if (pid !== process.pid && processAlive(pid)) continue;
     rmSync(join(dirname(dir), name), { recursive: true, force: true });
   }
 }

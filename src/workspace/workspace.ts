@@ -393,9 +393,20 @@ export class Workspace {
       // Notes are matched to the spans shown by repository and path: both read `repo: path` meanwhile.
       const packed = await attachNotes(await repack(budget), notes, repack, counter);
       const spans = packed.spans.map((s) => ({ ...s, repo: s.repo!, path: s.path.slice(s.repo!.length + 2) }));
-      return { ...packed, repos: packed.repos ?? [], spans, notes: (packed.notes ?? []) as Array<NoteView & { repo: string }>, scope: provenance, ...withNotices(notices) };
+      // The text shows `repo: path`; the contract's paths are repository-relative, with `repo` beside them.
+      const shownNotes = (packed.notes ?? []).map((n) => withoutRepoPath(n as NoteView & { repo: string }));
+      return { ...packed, repos: packed.repos ?? [], spans, notes: shownNotes, scope: provenance, ...withNotices(notices) };
     };
-    const notes = (await Promise.all(engines.map(async ({ provenance: p, engine }) => (await engine.notes({}, { refresh: false })).map((n) => withRepoPath(n, p.repo))))).flat();
+    // A repository whose notes cannot be read loses its notes, not its code.
+    const notesOf = async ({ provenance: p, engine }: { provenance: Provenance; engine: Engine }): Promise<NoteView[]> => {
+      try {
+        return (await engine.notes({}, { refresh: false })).map((n) => withRepoPath(n, p.repo));
+      } catch (error) {
+        notices.push(`${p.repo}: its notes are left out (${ContextSmithError.from(error, "INTERNAL").message})`);
+        return [];
+      }
+    };
+    const notes = (await Promise.all(engines.map(notesOf))).flat();
     return within(0);
   }
 
@@ -473,6 +484,7 @@ export class Workspace {
     for (const [name, open] of [...this.#engines]) {
       if (byName.get(name)?.path !== open.path) {
         this.#engines.delete(name);
+        this.#checks.forget(name);
         await open.engine.close();
       }
     }
@@ -487,7 +499,7 @@ export class Workspace {
         // One repository at a time: index runs of many repositories at once would hold as many lexical builders.
         const indexed = engine.status() !== null;
         if (this.#checks.due(repo.name, indexed, options.refresh)) {
-          if (this.#background && indexed) this.#checks.later(repo.name, (run) => engine.index(run), { onProgress: options.onProgress, waitTimeoutMs: options.waitTimeoutMs });
+          if (this.#background && indexed) this.#checks.later(repo.name, (run) => engine.index(run), { onProgress: options.onProgress });
           else {
             try {
               await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
@@ -496,12 +508,14 @@ export class Workspace {
               // A read-only index (a restored CI cache, a read-only checkout) still answers.
               const err = ContextSmithError.from(error, "INTERNAL");
               if (!(indexed && err.code === "IO_ERROR")) throw error;
+              this.#checks.checked(repo.name); // not again before the interval: it would fail the same way
               notices.push(`${p.repo}: could not re-index (${err.message}); answering from the index as it is`);
             }
           }
         } else if (!indexed) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
         const failed = this.#checks.failure(repo.name);
         if (failed) notices.push(`${p.repo}: its last re-index failed (${failed}); answering from the index as it is`);
+        else if (this.#checks.pending(repo.name)) notices.push(`${p.repo}: re-indexing in the background; answering from the index as it is`);
         engines.push({ provenance: p, engine });
       } catch (error) {
         const err = ContextSmithError.from(error, "INTERNAL");
@@ -567,6 +581,12 @@ function withRepoPaths(result: ContextResult): ContextResult {
 function withRepoPath(note: NoteView, repo: string): NoteView & { repo: string } {
   const path = (p: string): string => `${repo}: ${p}`;
   return { ...note, repo, target: { ...note.target, path: path(note.target.path) }, location: note.location && { ...note.location, path: path(note.location.path) } };
+}
+
+/** The note as its repository has it: the `repo: ` prefix taken off its paths. */
+function withoutRepoPath(note: NoteView & { repo: string }): NoteView & { repo: string } {
+  const path = (p: string): string => p.slice(note.repo.length + 2);
+  return { ...note, target: { ...note.target, path: path(note.target.path) }, location: note.location && { ...note.location, path: path(note.location.path) } };
 }
 
 function isDirectory(path: string): boolean {

@@ -36,6 +36,13 @@ describe("the runtime's models: status and unload", () => {
       expect(runtime.models()[0]!.loaded).toBe(true);
       expect(await runtime.unload()).toHaveLength(1);
       expect(await runtime.unload()).toEqual([]);
+      // An index run holds the model from start to end, between its batches too.
+      let finish!: () => void;
+      const run = embedder.hold(() => new Promise<void>((resolve) => (finish = resolve)));
+      await expect(runtime.unload()).rejects.toMatchObject({ code: "BUSY" });
+      finish();
+      await run;
+      expect(await runtime.unload()).toEqual([]);
     } finally {
       await runtime.close();
     }

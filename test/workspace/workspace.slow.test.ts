@@ -127,7 +127,7 @@ describe("a workspace of three repositories", () => {
     const ctx = await ws.context("login raises PermissionError for bad credentials", { all: true }, { budget: 2000 });
     expect(ctx.tokens).toBeLessThanOrEqual(2000);
     expect(ctx.notes).toHaveLength(1);
-    expect(ctx.notes[0]).toMatchObject({ repo: "auth", status: "current", target: { kind: "symbol", name: "login" } });
+    expect(ctx.notes[0]).toMatchObject({ repo: "auth", status: "current", target: { kind: "symbol", name: "login", path: "auth/login.py" }, location: { path: "auth/login.py" } });
     expect(ctx.text).toContain("### Notes\n- auth: auth/login.py:login: login must never say which of email or password was wrong");
     // The spans keep repository-relative paths.
     expect(ctx.spans.find((s) => s.repo === "auth")!.path).toBe("auth/login.py");
@@ -199,7 +199,7 @@ describe("a remote repository", () => {
     const ws = new Workspace({ dataDir });
     try {
       // What a clone killed mid-way left (its process is gone) is cleared by the next clone of that name.
-      const abandoned = join(dataDir, "clones", "bad.cloning-2147483646");
+      const abandoned = join(dataDir, "clones", "bad+cloning-2147483646");
       mkdirSync(abandoned, { recursive: true });
       const notRepo = mkdtempSync(join(tmpdir(), "ctxsmith-bad-"));
       writeFileSync(join(notRepo, "HEAD"), "ref: refs/heads/main\n");
@@ -216,21 +216,26 @@ describe("a remote repository", () => {
 });
 
 describe("a workspace that checks in the background (as the server does)", () => {
-  it("answers from the index as it is while a due check waits, and from the new one after it", async () => {
+  it("answers from the index as it is while a check is due, and from the new one once a check ran", async () => {
     const repo = TempRepo.create({ "lib/a.py": "def alpha():\n    return 1\n" }, { git: true });
     const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-ws-"));
     const ws = new Workspace({ dataDir, checkEveryMs: 0, refreshInBackground: true, engine: { jobs: 1, semantic: false } });
     try {
       await ws.addRepo("lib", repo.root);
       repo.write({ "lib/b.py": "def beta_later():\n    return 2\n" });
-      // Another writer holds the index: the background check waits for it, the query does not.
+      // Another writer holds the index: the background check leaves it to that writer, the query answers at once.
       const lock = await acquireWriteLock(join(repo.root, ".contextsmith"), { wait: false });
       const first = await ws.search("beta_later", { repos: ["lib"] });
       expect(first.results.some((h) => h.name === "beta_later")).toBe(false);
-      lock.release();
+      expect(first.notices).toEqual(["lib: re-indexing in the background; answering from the index as it is"]);
       await ws.settled();
-      const second = await ws.search("beta_later", { repos: ["lib"] });
-      expect(second.results[0]).toMatchObject({ repo: "lib", name: "beta_later", path: "lib/b.py" });
+      lock.release();
+      // The next query finds the check due again (every 0 ms here) and queues it; once it ran, the new file is there.
+      await ws.search("beta_later", { repos: ["lib"] });
+      await ws.settled();
+      const third = await ws.search("beta_later", { repos: ["lib"] }, { refresh: false });
+      expect(third.results[0]).toMatchObject({ repo: "lib", name: "beta_later", path: "lib/b.py" });
+      expect(third.notices).toBeUndefined();
     } finally {
       await ws.close();
       repo.dispose();

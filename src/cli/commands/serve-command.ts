@@ -27,14 +27,14 @@ export function serveCommand(io: CliIO) {
         .option("allow-multi-instance", { type: "boolean", default: false, describe: "With --workspace: serve even when another server holds the data folder (a warning)" })
         .option("keep-alive", { type: "string", describe: "How long the embedding model stays loaded after a query: 30s (default), 0, 5m, always (CTXSMITH_KEEP_ALIVE)" }),
     handler: async (args: ServeArgs) => {
+      if (args.workspace && (args.path !== "." || args["index-dir"] !== undefined)) {
+        throw new ContextSmithError("INVALID_ARGUMENT", "serve --workspace serves the repositories of the data folder: drop --path and --index-dir (or --workspace).");
+      }
       // A stray rejection (a client gone mid-answer, a log message that could not be sent) is
       // logged; it must not take down the server an agent is relying on.
       const onRejection = (reason: unknown): void => void io.stderr.write(`contextsmith: ${reason instanceof Error ? reason.message : String(reason)}\n`);
       process.on("unhandledRejection", onRejection);
       const log = (line: string): void => void io.stderr.write(`${line}\n`);
-      if (args.workspace && (args.path !== "." || args["index-dir"] !== undefined)) {
-        throw new ContextSmithError("INVALID_ARGUMENT", "serve --workspace serves the repositories of the data folder: drop --path and --index-dir (or --workspace).");
-      }
       // Loaded here: the MCP SDK is not parsed by the other commands.
       // stdout carries the protocol: everything else goes to stderr.
       const running = args.workspace

@@ -41,6 +41,11 @@ export class TrackedEmbedder implements Embedder {
     return this.#activity.track(() => this.inner.provenance());
   }
 
+  /** Counts `work` (an index run that embeds in batches) as one operation on the model from start to end. */
+  hold<T>(work: () => Promise<T>): Promise<T> {
+    return this.#activity.track(work);
+  }
+
   embed(texts: readonly string[], kind: EmbedKind): Promise<Float32Array[]> {
     return this.#activity.track(() => this.inner.embed(texts, kind));
   }
