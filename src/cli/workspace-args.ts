@@ -6,6 +6,9 @@ import type { CliIO } from "./io.js";
 import { progressRenderer } from "./progress.js";
 import { waitTimeoutMs } from "./query-args.js";
 
+/** `--json` of the workspace commands. */
+export const jsonOption = { type: "boolean", default: false, describe: "Print JSON" } as const;
+
 /** `--data-dir`, for every command that reads or writes the workspace. */
 export function dataDirOption<T>(y: Argv<T>) {
   return y.option("data-dir", { type: "string", describe: "The workspace's data folder (default CTXSMITH_DATA_DIR, else ~/.local/share/contextsmith)" });

@@ -203,12 +203,13 @@ function staleness(path: string, owner: LockOwner | null, staleMs: number): stri
   // Unparsable: a writer crashed between creating and filling the file, or it is being written
   // right now. Give a live writer a moment before calling it stale.
   if (!owner) return age > 5000 ? "it names no owner" : null;
-  if (owner.host === hostname() && owner.pid !== process.pid && !alive(owner.pid)) return `pid ${owner.pid} is gone`;
+  if (owner.host === hostname() && owner.pid !== process.pid && !processAlive(owner.pid)) return `pid ${owner.pid} is gone`;
   if (age > staleMs) return `its heartbeat stopped ${Math.round(age / 1000)} s ago`;
   return null;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this host is alive (one we may not signal counts as alive). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { execa } from "execa";
 import { ContextSmithError } from "../core/errors.js";
+import { processAlive } from "../runtime/lock.js";
 
 /** How long one clone or fetch may take before it is stopped. */
 const GIT_TIMEOUT_MS = 10 * 60_000;
@@ -112,15 +113,6 @@ function removeAbandonedClones(dir: string): void {
     const pid = Number(suffix);
     if (pid !== process.pid && processAlive(pid)) continue;
     rmSync(join(dirname(dir), name), { recursive: true, force: true });
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -20,7 +20,8 @@ describe("the workspace commands", () => {
   it("repo add, list --json, relation add, and a scoped context --json with repositories on files and spans", () => {
     for (const [name, repo] of Object.entries(services)) {
       const added = runCli(["repo", "add", name, repo.root, "--json"], { env });
-      expect(added.status).toBe(0);
+      // With its stderr, so that a failure says why.
+      expect({ status: added.status, stderr: added.stderr }).toMatchObject({ status: 0 });
       expect(JSON.parse(added.stdout).repo).toMatchObject({ name, kind: "local" });
     }
     const list = JSON.parse(runCli(["repo", "list", "--json"], { env }).stdout);
@@ -31,7 +32,7 @@ describe("the workspace commands", () => {
     expect(JSON.parse(cycle.stdout).error).toMatchObject({ code: "DEPENDENCY_CYCLE", data: { cycle: ["auth", "web", "auth"] } });
 
     const ctx = runCli(["context", "submitLogin and the login session token", "--repo", "web", "--expand", "upstream", "--budget", "800", "--json"], { env });
-    expect(ctx.status).toBe(0);
+    expect({ status: ctx.status, stderr: ctx.stderr }).toMatchObject({ status: 0 });
     const out = JSON.parse(ctx.stdout);
     expect(out.tokens).toBeLessThanOrEqual(800);
     expect(out.scope).toEqual([{ repo: "web", relation: "primary", hops: 0 }, { repo: "auth", relation: "expanded", direction: "upstream", hops: 1 }]);

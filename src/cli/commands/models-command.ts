@@ -3,7 +3,7 @@ import type { ModelState } from "../../runtime/runtime.js";
 import { askServer } from "../../workspace/control.js";
 import type { ModelsStatus } from "../../workspace/workspace.js";
 import type { CliIO } from "../io.js";
-import { dataDirOption, withWorkspace } from "../workspace-args.js";
+import { dataDirOption, jsonOption, withWorkspace } from "../workspace-args.js";
 
 interface ModelsArgs {
   "data-dir"?: string;
@@ -36,7 +36,7 @@ export function modelsCommand(io: CliIO) {
         .command(
           "status",
           "Whether the workspace server has the model loaded, what runs on it, the keep-alive policy, and each repository's vectors",
-          (a: Argv) => a.option("json", { type: "boolean", default: false, describe: "Print JSON" }),
+          (a: Argv) => a.option("json", jsonOption),
           async (args: ModelsArgs) => {
             const status = await withWorkspace(args, io, async (ws) => {
               const served = (await askServer(ws.dataDir, "models")) as ServerStatus | null;
@@ -55,7 +55,7 @@ export function unloadCommand(io: CliIO) {
   return {
     command: "unload",
     describe: "Release the workspace server's embedding model now (refused with BUSY while an operation runs)",
-    builder: (y: Argv) => dataDirOption(y).option("json", { type: "boolean", default: false, describe: "Print JSON" }),
+    builder: (y: Argv) => dataDirOption(y).option("json", jsonOption),
     handler: async (args: ModelsArgs) => {
       const { dataDir, answer } = await withWorkspace(args, io, async (ws) => ({ dataDir: ws.dataDir, answer: (await askServer(ws.dataDir, "unload")) as { unloaded: ModelState[] } | null }));
       if (args.json) return void io.stdout.write(`${JSON.stringify({ server: answer !== null, unloaded: answer?.unloaded ?? [] })}\n`);

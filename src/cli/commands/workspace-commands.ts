@@ -3,15 +3,13 @@ import { formatBytes } from "../../core/format.js";
 import type { RepoStatus, SyncResult } from "../../workspace/types.js";
 import type { CliIO } from "../io.js";
 import { waitTimeoutOption } from "../query-args.js";
-import { dataDirOption, withWorkspace } from "../workspace-args.js";
+import { dataDirOption, jsonOption, withWorkspace } from "../workspace-args.js";
 
 interface WorkspaceArgs {
   "data-dir"?: string;
   "wait-timeout"?: number;
   json: boolean;
 }
-
-const json = { type: "boolean", default: false, describe: "Print JSON" } as const;
 
 function print(io: CliIO, args: WorkspaceArgs, value: unknown, text: string): void {
   io.stdout.write(args.json ? `${JSON.stringify(value)}\n` : text);
@@ -34,7 +32,7 @@ export function repoCommand(io: CliIO) {
               .option("branch", { type: "string", describe: "The branch a clone follows (default: the remote's default branch)" })
               .option("index", { type: "boolean", default: true, describe: "Index it now (--no-index: at the first sync or query)" })
               .option("wait-timeout", waitTimeoutOption)
-              .option("json", json),
+              .option("json", jsonOption),
           async (args: WorkspaceArgs & { name: string; address: string; branch?: string; index: boolean }) => {
             const entry = await withWorkspace(args, io, (ws, options) => ws.addRepo(args.name, args.address, { branch: args.branch, cwd: io.resolvePath("."), index: args.index, ...options }));
             print(io, args, { repo: entry }, `Added ${entry.name} (${entry.kind}): ${entry.url ? `${entry.url} → ` : ""}${entry.path}\n`);
@@ -43,7 +41,7 @@ export function repoCommand(io: CliIO) {
         .command(
           "list",
           "The repositories: kind, path, indexed commit, whether it is behind, files, index size",
-          (a: Argv) => a.option("json", json),
+          (a: Argv) => a.option("json", jsonOption),
           async (args: WorkspaceArgs) => {
             const repos = await withWorkspace(args, io, (ws) => ws.status());
             print(io, args, { repos }, formatRepos(repos));
@@ -52,7 +50,7 @@ export function repoCommand(io: CliIO) {
         .command(
           "remove <name>",
           "Unregister a repository (a local folder is never deleted; a clone the workspace made is)",
-          (a: Argv) => a.positional("name", { type: "string", demandOption: true }).option("json", json),
+          (a: Argv) => a.positional("name", { type: "string", demandOption: true }).option("json", jsonOption),
           async (args: WorkspaceArgs & { name: string }) => {
             const entry = await withWorkspace(args, io, (ws) => ws.removeRepo(args.name));
             print(io, args, { removed: entry }, `Removed ${entry.name}${entry.kind === "remote" ? ` and its clone ${entry.path}` : ` (${entry.path} is left as it is)`}.\n`);
@@ -61,7 +59,7 @@ export function repoCommand(io: CliIO) {
         .command(
           "sync [names..]",
           "Fetch clones to their branch head and re-index what changed (all repositories when none is named)",
-          (a: Argv) => a.positional("names", { type: "string", array: true }).option("wait-timeout", waitTimeoutOption).option("json", json),
+          (a: Argv) => a.positional("names", { type: "string", array: true }).option("wait-timeout", waitTimeoutOption).option("json", jsonOption),
           async (args: WorkspaceArgs & { names?: string[] }) => {
             const results = await withWorkspace(args, io, (ws, options) => ws.sync(args.names ?? [], options));
             print(io, args, { results }, formatSync(results));
@@ -75,7 +73,7 @@ export function repoCommand(io: CliIO) {
 
 /** `ctxsmith group create|add|remove|delete|list` */
 export function groupCommand(io: CliIO) {
-  const members = (a: Argv) => a.positional("name", { type: "string", demandOption: true }).positional("repos", { type: "string", array: true, demandOption: true }).option("json", json);
+  const members = (a: Argv) => a.positional("name", { type: "string", demandOption: true }).positional("repos", { type: "string", array: true, demandOption: true }).option("json", jsonOption);
   return {
     command: "group",
     describe: "Groups of repositories: group create NAME --repos A B, group add|remove NAME REPO…, group delete NAME, group list",
@@ -84,7 +82,7 @@ export function groupCommand(io: CliIO) {
         .command(
           "create <name>",
           "Create a group",
-          (a: Argv) => a.positional("name", { type: "string", demandOption: true }).option("repos", { type: "string", array: true, default: [], describe: "Its first members" }).option("json", json),
+          (a: Argv) => a.positional("name", { type: "string", demandOption: true }).option("repos", { type: "string", array: true, default: [], describe: "Its first members" }).option("json", jsonOption),
           async (args: WorkspaceArgs & { name: string; repos: string[] }) => {
             const list = await withWorkspace(args, io, (ws) => ws.createGroup(args.name, args.repos));
             print(io, args, { group: args.name, repos: list }, `Group ${args.name}: ${list.join(", ") || "(empty)"}\n`);
@@ -101,7 +99,7 @@ export function groupCommand(io: CliIO) {
         .command(
           "delete <name>",
           "Delete a group (its repositories stay)",
-          (a: Argv) => a.positional("name", { type: "string", demandOption: true }).option("json", json),
+          (a: Argv) => a.positional("name", { type: "string", demandOption: true }).option("json", jsonOption),
           async (args: WorkspaceArgs & { name: string }) => {
             await withWorkspace(args, io, (ws) => ws.deleteGroup(args.name));
             print(io, args, { deleted: args.name }, `Deleted group ${args.name}.\n`);
@@ -110,7 +108,7 @@ export function groupCommand(io: CliIO) {
         .command(
           "list",
           "The groups and their members",
-          (a: Argv) => a.option("json", json),
+          (a: Argv) => a.option("json", jsonOption),
           async (args: WorkspaceArgs) => {
             const groups = await withWorkspace(args, io, async (ws) => ws.groups());
             const text = Object.keys(groups).length === 0 ? "No group yet: ctxsmith group create NAME --repos A B\n" : Object.entries(groups).map(([g, m]) => `${g}: ${m.join(", ") || "(empty)"}\n`).join("");
@@ -124,7 +122,7 @@ export function groupCommand(io: CliIO) {
 
 /** `ctxsmith relation add|remove|show` */
 export function relationCommand(io: CliIO) {
-  const edge = (a: Argv) => a.positional("from", { type: "string", demandOption: true, describe: "The repository that depends" }).positional("to", { type: "string", demandOption: true, describe: "The repository it depends on" }).option("json", json);
+  const edge = (a: Argv) => a.positional("from", { type: "string", demandOption: true, describe: "The repository that depends" }).positional("to", { type: "string", demandOption: true, describe: "The repository it depends on" }).option("json", jsonOption);
   return {
     command: "relation",
     describe: "The dependency graph: relation add A B (A depends on B), relation remove A B, relation show [A]",
@@ -141,7 +139,7 @@ export function relationCommand(io: CliIO) {
         .command(
           "show [repo]",
           "The whole graph, or one repository's dependencies and dependents (direct and transitive)",
-          (a: Argv) => a.positional("repo", { type: "string" }).option("json", json),
+          (a: Argv) => a.positional("repo", { type: "string" }).option("json", jsonOption),
           async (args: WorkspaceArgs & { repo?: string }) => {
             const view = await withWorkspace(args, io, async (ws) => ws.relations(args.repo));
             let text: string;
