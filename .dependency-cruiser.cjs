@@ -2,7 +2,7 @@
  * The layers of ContextSmith, checked by `npm test` (`npm run layers`). Each layer imports only the
  * layers below it; nothing imports upward, and no modules import each other in a circle:
  *
- *   doors: cli, mcp, bench (src/bench), index.ts        (cli may use mcp and bench)
+ *   doors: cli, http, mcp, bench (src/bench), index.ts  (cli may use http, mcp and bench; http may use mcp)
  *   workspace                                            many repositories: registry, groups, relations, fused queries
  *   engine.ts                                            one repository over the shared runtime
  *   notes -> query -> graph;  indexing -> graph          read path, write path
@@ -34,6 +34,9 @@ module.exports = {
     layer("engine", "^src/engine\\.ts$", ["notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     layer("workspace", "^src/workspace/", ["engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     layer("mcp", "^src/mcp/", ["workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
+    layer("http", "^src/http/", ["mcp/", "workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
+    // The web UI runs in a browser: it talks to the server over HTTP only and imports nothing of the project.
+    layer("ui", "^src/ui/", []),
     layer("bench", "^src/bench/", ["engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     layer("workers", "^workers/", ["query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     {

@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
-import type { IndexStats, RunOptions } from "./core/types.js";
+import { RepoFiles } from "./core/repo-file.js";
+import type { IndexStats, Language, RunOptions, SymbolInfo } from "./core/types.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
@@ -57,6 +58,16 @@ export interface ContextOptions extends QueryOptions {
   budget?: number;
   /** Re-order the top 20 files with the cross-encoder (`CTXSMITH_RERANK_MODEL`); experimental, off by default. */
   rerank?: boolean;
+}
+
+/** A file of the index as {@link Engine.file} reads it. */
+export interface IndexedFile {
+  path: string;
+  language: Language | null;
+  lines: number;
+  text: string;
+  /** Its functions, classes and methods, in source order (`parent` indexes this list). */
+  symbols: SymbolInfo[];
 }
 
 /** What `Engine.status()` reports about the stored index. */
@@ -259,6 +270,22 @@ export class Engine {
   async related(path: string, options: QueryOptions = {}): Promise<RelatedResult> {
     const graph = await this.#codeGraph(options);
     return graph.related(indexedPath(this.#store(), this.config.root, path));
+  }
+
+  /**
+   * One file of the index as it was indexed: its text (read through the one safe reader: no link,
+   * nothing outside the root, only the bytes indexed) and its outline. `path` must be a file of the
+   * index exactly as it names it; anything else, and a file changed on disk since, is `NOT_FOUND`
+   * and nothing is read.
+   */
+  async file(path: string, options: QueryOptions = {}): Promise<IndexedFile> {
+    return this.#query(async () => {
+      const { store } = await this.#fresh(options);
+      const record = store.file(path);
+      const text = record && !record.skipped ? new RepoFiles(this.config.root).readIndexed(record) : null;
+      if (!record || text === null) throw new ContextSmithError("NOT_FOUND", `${path} is not a file of the index of ${this.config.root}, or it changed since it was indexed.`);
+      return { path, language: record.language, lines: record.lines, text, symbols: store.parse.symbols(path) ?? [] };
+    }, options);
   }
 
   /** Languages, size, central and hot files, and the index's state. */

@@ -1,10 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ContextSmithError } from "../core/errors.js";
-import { Runtime } from "../runtime/runtime.js";
-import { serveControl } from "../workspace/control.js";
-import { acquireInstanceLock } from "../workspace/instance-lock.js";
-import { Workspace, type WorkspaceOptions } from "../workspace/workspace.js";
+import { hostWorkspace } from "../workspace/host.js";
+import type { Workspace, WorkspaceOptions } from "../workspace/workspace.js";
 import { connectStdio, toolServer } from "./server.js";
 import { runWorkspaceTool, WORKSPACE_TOOLS, type WorkspaceToolContext } from "./workspace-tools.js";
 
@@ -46,37 +43,14 @@ export function createWorkspaceMcpServer(ctx: WorkspaceToolContext, version = "0
  */
 export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<RunningWorkspaceServer> {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const runtime = new Runtime({ indexThread: true, keepAlive: 30_000 });
-  const workspace = new Workspace({ ...options, runtime, checkEveryMs: options.checkEveryMs ?? 10_000, refreshInBackground: true });
-  let lock: { release(): void } | null = null;
-  try {
-    lock = await acquireInstanceLock(workspace.dataDir);
-  } catch (error) {
-    if (!(options.allowMultiInstance && error instanceof ContextSmithError && error.code === "LOCKED")) {
-      await workspace.close();
-      await runtime.close();
-      throw error;
-    }
-    log(`contextsmith: warning: ${error.message} Serving anyway (--allow-multi-instance).`);
-  }
-  // The CLI's `models status` and `unload` reach this process's model through the control channel.
-  let control: { close(): Promise<void> } | null = null;
-  if (lock) {
-    try {
-      control = await serveControl(workspace.dataDir, async (op) => (op === "models" ? { server: { pid: process.pid }, ...workspace.models() } : { unloaded: await workspace.unload() }), log);
-    } catch (error) {
-      log(`contextsmith: warning: no control channel (${(error as Error).message}): \`ctxsmith models status\` and \`unload\` will not see this server.`);
-    }
-  }
+  const hosted = await hostWorkspace({ ...options, log });
+  const { workspace } = hosted;
   const server = createWorkspaceMcpServer({ workspace, log }, options.version);
   let closed: Promise<void>;
   try {
     ({ closed } = await connectStdio(server, options.input ?? process.stdin, options.output));
   } catch (error) {
-    await control?.close();
-    await workspace.close();
-    await runtime.close();
-    lock?.release();
+    await hosted.close();
     throw error;
   }
   log(`contextsmith: serving the workspace ${workspace.dataDir} (${workspace.repos().length} repositories) over stdio`);
@@ -86,10 +60,7 @@ export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<Ru
     closed,
     async close() {
       await server.close();
-      await control?.close();
-      await workspace.close();
-      await runtime.close();
-      lock?.release();
+      await hosted.close();
     },
   };
 }

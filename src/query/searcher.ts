@@ -127,12 +127,13 @@ export class Searcher {
     const weights = this.termWeights(query);
     const hits: SearchHit[] = [];
     this.rank(query, options).files.slice(0, Math.max(20, limit)).forEach((file, i) => {
+      const signals = Object.keys(file.signals) as SignalName[];
       for (const s of this.#symbolsOf(file.path) ?? []) {
         const match = 2 * matchScore(s.qualifiedName, weights) + matchScore(`${s.signature} ${s.doc}`, weights);
         if (match <= 0) continue;
         hits.push({
           path: file.path, name: s.name, qualifiedName: s.qualifiedName, kind: s.kind, signature: s.signature,
-          line: s.startLine, endLine: s.endLine, score: Math.round((match / Math.sqrt(i + 1)) * 1000) / 1000,
+          line: s.startLine, endLine: s.endLine, score: Math.round((match / Math.sqrt(i + 1)) * 1000) / 1000, signals,
         });
       }
     });

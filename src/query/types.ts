@@ -123,4 +123,6 @@ export interface SearchHit {
   line: number;
   endLine: number;
   score: number;
+  /** The signals that ranked its file (see {@link RankedFile.signals}). */
+  signals: SignalName[];
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ContextSmithError } from "../core/errors.js";
 import { acquireWriteLock } from "../runtime/lock.js";
 import { addEdge } from "./relations.js";
-import type { RegistryData } from "./types.js";
+import type { RegistryData, RepoEntry } from "./types.js";
 
 const REGISTRY_FILE = "workspace.json";
 /** How long a registry change waits for another process's change (they take milliseconds). */
@@ -72,6 +72,39 @@ function inconsistency(data: RegistryData): string | null {
   return null;
 }
 
+/** Where a workspace keeps its repositories, groups and relations. */
+export interface RegistrySource {
+  /** The folder of what the workspace makes: clones, their indexes, the freshness checks. */
+  readonly dataDir: string;
+  read(): RegistryData;
+  update<T>(change: (data: RegistryData) => T): Promise<T>;
+}
+
+/**
+ * A workspace of one local repository, as `serve --http` without `--workspace` serves it: nothing
+ * is written, and every change is refused with what to run instead.
+ */
+export class SingleRepoRegistry implements RegistrySource {
+  readonly #data: RegistryData;
+
+  constructor(
+    readonly dataDir: string,
+    repo: RepoEntry,
+  ) {
+    this.#data = { version: 1, repos: [repo], groups: {}, relations: [] };
+  }
+
+  read(): RegistryData {
+    return structuredClone(this.#data);
+  }
+
+  update<T>(): Promise<T> {
+    return Promise.reject(
+      new ContextSmithError("INVALID_ARGUMENT", "This server serves one repository: start it with `ctxsmith serve --workspace` to add, remove, group or relate repositories."),
+    );
+  }
+}
+
 const empty = (): RegistryData => ({ version: 1, repos: [], groups: {}, relations: [] });
 
 /**
@@ -80,7 +113,7 @@ const empty = (): RegistryData => ({ version: 1, repos: [], groups: {}, relation
  * to a temporary file, flushed and renamed over the old one, so a crash leaves the old registry or
  * the new one, never half of one. A registry that cannot be read is reported, never replaced.
  */
-export class Registry {
+export class Registry implements RegistrySource {
   readonly file: string;
 
   constructor(readonly dataDir: string) {

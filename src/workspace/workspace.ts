@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
 import type { RunOptions } from "../core/types.js";
-import { Engine, type EngineOptions, type QueryOptions } from "../engine.js";
+import { Engine, type EngineOptions, type IndexedFile, type QueryOptions } from "../engine.js";
 import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
@@ -14,7 +14,7 @@ import { Runtime, type ModelState } from "../runtime/runtime.js";
 import { RepoChecks } from "./checks.js";
 import { fuseRankings, fuseSearches } from "./fusion.js";
 import { clone, commitsBehind, headCommit, parseSource, pull } from "./git-remote.js";
-import { Registry, checkName, resolveDataDir } from "./registry.js";
+import { Registry, checkName, resolveDataDir, type RegistrySource } from "./registry.js";
 import { addEdge, expandScope, expansionLabel, reach } from "./relations.js";
 import type {
   Provenance,
@@ -34,6 +34,8 @@ const CHECK_EVERY_MS = 60_000;
 export interface WorkspaceOptions {
   /** The data folder (default: see {@link resolveDataDir}). */
   dataDir?: string;
+  /** Where the repositories are registered (default: the data folder's `workspace.json`); its `dataDir` wins. */
+  registry?: RegistrySource;
   /** The process's shared runtime; without it the workspace makes its own and closes it with itself. */
   runtime?: Runtime;
   /**
@@ -90,7 +92,7 @@ export interface RelationsView {
  */
 export class Workspace {
   readonly dataDir: string;
-  readonly registry: Registry;
+  readonly registry: RegistrySource;
   readonly #runtime: Runtime;
   readonly #ownsRuntime: boolean;
   readonly #checks: RepoChecks;
@@ -100,8 +102,8 @@ export class Workspace {
   readonly #engines = new Map<string, { path: string; engine: Engine }>();
 
   constructor(options: WorkspaceOptions = {}) {
-    this.dataDir = resolveDataDir(options.dataDir);
-    this.registry = new Registry(this.dataDir);
+    this.registry = options.registry ?? new Registry(resolveDataDir(options.dataDir));
+    this.dataDir = this.registry.dataDir;
     this.#ownsRuntime = options.runtime === undefined;
     this.#runtime = options.runtime ?? new Runtime();
     this.#checks = new RepoChecks(this.dataDir, options.checkEveryMs ?? CHECK_EVERY_MS);
@@ -432,6 +434,18 @@ export class Workspace {
     const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
     const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine.impact(name, { refresh: false, depth })), repo: p.repo })));
     return results.filter((r) => r.targets.length > 0);
+  }
+
+  /** A file of one repository's index, as indexed, with its outline (see {@link Engine.file}). */
+  async file(repo: string, path: string, options: WorkspaceQueryOptions = {}): Promise<IndexedFile & { repo: string }> {
+    const { engines } = await this.#open({ repos: [repo] }, options);
+    return { ...(await engines[0]!.engine.file(path, { refresh: false })), repo };
+  }
+
+  /** The notes of one repository, all or those pinned to a file or a symbol. */
+  async notes(repo: string, filter: { path?: string; symbol?: string } = {}, options: WorkspaceQueryOptions = {}): Promise<NoteView[]> {
+    const { engines } = await this.#open({ repos: [repo] }, options);
+    return engines[0]!.engine.notes(filter, { refresh: false });
   }
 
   /**

@@ -11,13 +11,16 @@ interface ServeArgs {
   "allow-multi-instance": boolean;
   "index-dir"?: string;
   "keep-alive"?: string;
+  http?: string;
+  token?: string;
+  cors?: string[];
 }
 
 /** `ctxsmith serve`: the MCP server over stdio. */
 export function serveCommand(io: CliIO) {
   return {
     command: "serve",
-    describe: "Serve the repository to an agent over MCP (stdio): get_context, search, find_symbol, callers, impact, …",
+    describe: "Serve the repository (or the workspace) to agents over MCP (stdio), or over HTTP with --http: REST API, web UI and MCP at /mcp",
     builder: (y: Argv) =>
       y
         .option("path", { alias: "p", type: "string", default: ".", describe: "Repository root" })
@@ -25,6 +28,9 @@ export function serveCommand(io: CliIO) {
         .option("workspace", { type: "boolean", default: false, describe: "Serve every repository of the workspace (repo add) instead of --path" })
         .option("data-dir", { type: "string", describe: "The workspace's data folder (with --workspace; default CTXSMITH_DATA_DIR, else ~/.local/share/contextsmith)" })
         .option("allow-multi-instance", { type: "boolean", default: false, describe: "With --workspace: serve even when another server holds the data folder (a warning)" })
+        .option("http", { type: "string", describe: "Serve over HTTP at [HOST:]PORT instead of stdio (default 127.0.0.1:8000): the REST API, the web UI, MCP at /mcp" })
+        .option("token", { type: "string", describe: "With --http: every request must carry this bearer token (CTXSMITH_TOKEN); required off loopback" })
+        .option("cors", { type: "string", array: true, describe: "With --http: origins allowed to call the API from a browser (none by default)" })
         .option("keep-alive", { type: "string", describe: "How long the embedding model stays loaded after a query: 30s (default), 0, 5m, always (CTXSMITH_KEEP_ALIVE)" }),
     handler: async (args: ServeArgs) => {
       if (args.workspace && (args.path !== "." || args["index-dir"] !== undefined)) {
@@ -35,6 +41,32 @@ export function serveCommand(io: CliIO) {
       const onRejection = (reason: unknown): void => void io.stderr.write(`contextsmith: ${reason instanceof Error ? reason.message : String(reason)}\n`);
       process.on("unhandledRejection", onRejection);
       const log = (line: string): void => void io.stderr.write(`${line}\n`);
+      if (args.http !== undefined) {
+        if (args["index-dir"] !== undefined) throw new ContextSmithError("INVALID_ARGUMENT", "serve --http uses the repository's own index: drop --index-dir.");
+        const running = await (await import("../../http/server.js")).serveHttp({
+          listen: args.http,
+          workspace: args.workspace,
+          root: io.resolvePath(args.path),
+          dataDir: args["data-dir"] === undefined ? undefined : io.resolvePath(args["data-dir"]),
+          token: args.token ?? process.env.CTXSMITH_TOKEN ?? null,
+          corsOrigins: args.cors ?? [],
+          allowMultiInstance: args["allow-multi-instance"],
+          engine: args["keep-alive"] === undefined ? undefined : { embedding: { keepAlive: parseKeepAlive(args["keep-alive"]) } },
+          version: VERSION,
+          log,
+        });
+        try {
+          await new Promise<void>((resolve) => {
+            if (!io.signal) return; // served until the process is stopped
+            if (io.signal.aborted) return resolve();
+            io.signal.addEventListener("abort", () => resolve(), { once: true });
+          });
+          await running.close();
+        } finally {
+          process.off("unhandledRejection", onRejection);
+        }
+        return;
+      }
       // Loaded here: the MCP SDK is not parsed by the other commands.
       // stdout carries the protocol: everything else goes to stderr.
       const running = args.workspace

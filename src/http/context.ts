@@ -1,0 +1,12 @@
+import type { Workspace } from "../workspace/workspace.js";
+import type { Jobs } from "./jobs.js";
+
+/** What every route runs against: the workspace, its jobs, and whether it may be changed. */
+export interface ApiContext {
+  workspace: Workspace;
+  jobs: Jobs;
+  /** false: one repository is served (`serve --http` without `--workspace`), and changes are refused. */
+  editable: boolean;
+  version: string;
+  log: (line: string) => void;
+}

@@ -1,0 +1,90 @@
+import type { Scope } from "../../workspace/types.js";
+import type { Workspace } from "../../workspace/workspace.js";
+import type { WorkspaceSearchHit } from "../../workspace/types.js";
+import type { ApiContext } from "../context.js";
+import { route } from "../route.js";
+import { ContextRequest, ContextResponse, SearchRequest, SearchResponse } from "../schemas.js";
+import type { z } from "zod";
+
+/** The longest chunk a search result carries, in lines. */
+const CHUNK_LINES = 40;
+
+/** A request's scope fields as the workspace's {@link Scope}. */
+export function scopeOf(body: { repos?: string[]; groups?: string[]; expand?: Scope["expand"]; expand_depth?: number }): Scope {
+  return {
+    ...(body.repos ? { repos: body.repos } : {}),
+    ...(body.groups ? { groups: body.groups } : {}),
+    ...(body.expand ? { expand: body.expand } : {}),
+    ...(body.expand_depth !== undefined ? { expandDepth: body.expand_depth } : {}),
+  };
+}
+
+/** `### repo: path · lines a-b · in Symbol`: where a chunk is, as the packed context heads it. */
+export function scopeHeader(hit: { repo: string; path: string; line: number; endLine: number; qualifiedName?: string }): string {
+  return `### ${hit.repo}: ${hit.path} · lines ${hit.line}-${hit.endLine}${hit.qualifiedName ? ` · in ${hit.qualifiedName}` : ""}`;
+}
+
+/**
+ * Each hit with its lines as indexed (each file read once, through the engine's safe reader). A
+ * file that changed since it was indexed has no text to show: its hits are dropped, as packing drops
+ * them, rather than shown under other line numbers.
+ */
+async function withText(workspace: Workspace, hits: readonly WorkspaceSearchHit[]): Promise<Array<z.infer<typeof SearchResponse>["results"][number]>> {
+  const files = new Map<string, Promise<string[] | null>>();
+  const linesOf = (repo: string, path: string): Promise<string[] | null> => {
+    const key = `${repo}\0${path}`;
+    let lines = files.get(key);
+    if (!lines) {
+      lines = workspace.file(repo, path, { refresh: false }).then(
+        (f) => f.text.split("\n"),
+        () => null,
+      );
+      files.set(key, lines);
+    }
+    return lines;
+  };
+  const results = await Promise.all(
+    hits.map(async (hit) => {
+      const lines = await linesOf(hit.repo, hit.path);
+      if (!lines) return null;
+      const end = Math.min(hit.endLine, hit.line + CHUNK_LINES - 1);
+      return {
+        ...hit,
+        header: scopeHeader(hit),
+        text: lines.slice(hit.line - 1, end).join("\n"),
+        truncated: end < hit.endLine,
+      };
+    }),
+  );
+  return results.filter((r) => r !== null);
+}
+
+export function queryRoutes(ctx: ApiContext) {
+  return [
+    route({
+      method: "post",
+      path: "/search",
+      tag: "query",
+      summary: "Functions and classes for a query across repositories, ranked, each with its code, signals and provenance",
+      body: SearchRequest,
+      response: SearchResponse,
+      async handler({ body, signal }) {
+        const found = await ctx.workspace.search(body.query, scopeOf(body), { limit: body.limit ?? 20, signal });
+        return { results: await withText(ctx.workspace, found.results), scope: found.scope, notices: found.notices ?? [] };
+      },
+    }),
+    route({
+      method: "post",
+      path: "/context",
+      tag: "query",
+      summary: "The code to read for a task, packed into one token budget across repositories (the contract of `ctxsmith context --json`)",
+      body: ContextRequest,
+      response: ContextResponse,
+      async handler({ body, signal }) {
+        const packed = await ctx.workspace.context(body.task, scopeOf(body), { budget: body.budget ?? 4000, signal });
+        const { text, tokens, budget, files, repos, spans, scope, notes } = packed;
+        return { text, tokens, budget, files, repos, spans, scope, notes, notices: packed.notices ?? [] };
+      },
+    }),
+  ];
+}
