@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { basename, join } from "node:path";
 import { serve as listen, type ServerType } from "@hono/node-server";
+import type { Hono } from "hono";
 import { resolveConfig } from "../core/config.js";
 import { ContextSmithError } from "../core/errors.js";
 import { hostWorkspace, type HostedWorkspace } from "../workspace/host.js";
@@ -37,6 +38,8 @@ export interface RunningHttpServer {
   url: string;
   port: number;
   ctx: ApiContext;
+  /** The application itself (`app.request()` answers without a socket). */
+  app: Hono;
   close(): Promise<void>;
 }
 
@@ -91,6 +94,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttpS
     url,
     port: bound,
     ctx,
+    app,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
