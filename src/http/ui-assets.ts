@@ -15,12 +15,13 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Where the built UI is: `dist/ui`, beside the bundled CLI (`dist/ctxsmith.js`) or two folders up
- * from this module (`dist/src/http/`). Null when it was not built.
+ * Where the built UI is: `dist/ui`, beside the bundled CLI or two folders up from this module.
+ * Null when it was not built.
  */
 export function defaultUiDir(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
-  for (const dir of [join(here, "ui"), join(here, "..", "..", "ui")]) {
+  // Bundled (dist/ctxsmith.js), compiled (dist/src/http/), or run from the sources (src/http/, in tests).
+  for (const dir of [join(here, "ui"), join(here, "..", "..", "ui"), join(here, "..", "..", "dist", "ui")]) {
     if (existsSync(join(dir, "index.html"))) return dir;
   }
   return null;

@@ -38,7 +38,7 @@ export function ContextView(props: { repos: Repo[]; groups: Record<string, strin
     <form class="context-form" onSubmit=${run}>
       <textarea rows="4" placeholder="Describe the task: an issue, an error message, a question. ContextSmith packs the code to read into the budget." aria-label="task" value=${task} onInput=${(e: Event) => setTask((e.target as HTMLTextAreaElement).value)}></textarea>
       <div class="row">
-        <label>Budget <input type="number" min="100" max="100000" step="500" value=${budget} aria-label="budget in tokens" onInput=${(e: Event) => setBudget(Math.max(100, Number((e.target as HTMLInputElement).value) || 4000))} /> tokens</label>
+        <label>Budget <input type="number" min="100" max="100000" step="100" value=${budget} aria-label="budget in tokens" onInput=${(e: Event) => setBudget(Math.max(100, Number((e.target as HTMLInputElement).value) || 4000))} /> tokens</label>
         <button type="submit" disabled=${busy || props.repos.length === 0}>${busy ? "Packing…" : "Pack context"}</button>
       </div>
     </form>
