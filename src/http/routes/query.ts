@@ -2,6 +2,7 @@ import type { Scope } from "../../workspace/types.js";
 import type { Workspace } from "../../workspace/workspace.js";
 import type { WorkspaceSearchHit } from "../../workspace/types.js";
 import type { ApiContext } from "../context.js";
+import { Fifo } from "../fifo.js";
 import { route } from "../route.js";
 import { ContextRequest, ContextResponse, SearchRequest, SearchResponse } from "../schemas.js";
 import type { z } from "zod";
@@ -60,6 +61,7 @@ async function withText(workspace: Workspace, hits: readonly WorkspaceSearchHit[
 }
 
 export function queryRoutes(ctx: ApiContext) {
+  const queue = new Fifo();
   return [
     route({
       method: "post",
@@ -68,10 +70,11 @@ export function queryRoutes(ctx: ApiContext) {
       summary: "Functions and classes for a query across repositories, ranked, each with its code, signals and provenance",
       body: SearchRequest,
       response: SearchResponse,
-      async handler({ body, signal }) {
-        const found = await ctx.workspace.search(body.query, scopeOf(body), { limit: body.limit ?? 20, signal });
-        return { results: await withText(ctx.workspace, found.results), scope: found.scope, notices: found.notices ?? [] };
-      },
+      handler: ({ body, signal }) =>
+        queue.run(signal, async () => {
+          const found = await ctx.workspace.search(body.query, scopeOf(body), { limit: body.limit ?? 20, signal });
+          return { results: await withText(ctx.workspace, found.results), scope: found.scope, notices: found.notices ?? [] };
+        }),
     }),
     route({
       method: "post",
@@ -80,11 +83,12 @@ export function queryRoutes(ctx: ApiContext) {
       summary: "The code to read for a task, packed into one token budget across repositories (the contract of `ctxsmith context --json`)",
       body: ContextRequest,
       response: ContextResponse,
-      async handler({ body, signal }) {
-        const packed = await ctx.workspace.context(body.task, scopeOf(body), { budget: body.budget ?? 4000, signal });
-        const { text, tokens, budget, files, repos, spans, scope, notes } = packed;
-        return { text, tokens, budget, files, repos, spans, scope, notes, notices: packed.notices ?? [] };
-      },
+      handler: ({ body, signal }) =>
+        queue.run(signal, async () => {
+          const packed = await ctx.workspace.context(body.task, scopeOf(body), { budget: body.budget ?? 4000, signal });
+          const { text, tokens, budget, files, repos, spans, scope, notes } = packed;
+          return { text, tokens, budget, files, repos, spans, scope, notes, notices: packed.notices ?? [] };
+        }),
     }),
   ];
 }
