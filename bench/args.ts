@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 /** The command-line options of a benchmark script: `--name value` pairs. */
 export function benchArgs(usage: string, required: string[]): (name: string, fallback?: string) => string | undefined {
   const args = process.argv.slice(2);
@@ -10,4 +12,17 @@ export function benchArgs(usage: string, required: string[]): (name: string, fal
     process.exit(2);
   }
   return opt;
+}
+
+/**
+ * The first `count` problem statements of a JSONL tasks file (the tuning set will do), and a search
+ * query for each: its first backticked identifier, else its first three words.
+ */
+export function readTasks(file: string, count: number): { tasks: string[]; queries: string[] } {
+  const tasks = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(0, count)
+    .map((l) => (JSON.parse(l) as { problem_statement: string }).problem_statement);
+  return { tasks, queries: tasks.map((t) => /`([A-Za-z_][\w.]*)`/.exec(t)?.[1] ?? t.split(/\s+/).slice(0, 3).join(" ")) };
 }

@@ -17,19 +17,14 @@ import { cpus, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { benchArgs } from "./args.js";
+import { benchArgs, readTasks } from "./args.js";
 
 const opt = benchArgs("http-bench --checkouts DIR,DIR,… --tasks FILE.jsonl [--count N] [--clients N] [--requests N] [--out FILE]", ["checkouts", "tasks"]);
 const checkouts = opt("checkouts")!.split(",");
 const count = Number(opt("count", "10"));
 const clients = Number(opt("clients", "20"));
 const requests = Number(opt("requests", "400"));
-const tasks = readFileSync(opt("tasks")!, "utf8")
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .slice(0, count)
-  .map((l) => (JSON.parse(l) as { problem_statement: string }).problem_statement);
-const queries = tasks.map((t) => /`([A-Za-z_][\w.]*)`/.exec(t)?.[1] ?? t.split(/\s+/).slice(0, 3).join(" "));
+const { tasks, queries } = readTasks(opt("tasks")!, count);
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(dist, "ctxsmith.js");

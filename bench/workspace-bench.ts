@@ -19,19 +19,14 @@ import { cpus, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Runtime } from "../src/runtime/runtime.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { benchArgs } from "./args.js";
+import { benchArgs, readTasks } from "./args.js";
 
 const opt = benchArgs("workspace-bench --checkouts DIR,DIR,… --tasks FILE.jsonl [--count N] [--rounds N] [--fresh] [--out FILE]", ["checkouts", "tasks"]);
 const fresh = process.argv.includes("--fresh");
 const checkouts = opt("checkouts")!.split(",");
 const count = Number(opt("count", "10"));
 const rounds = Number(opt("rounds", "3"));
-const tasks = readFileSync(opt("tasks")!, "utf8")
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .slice(0, count)
-  .map((l) => (JSON.parse(l) as { problem_statement: string }).problem_statement);
-const queries = tasks.map((t) => /`([A-Za-z_][\w.]*)`/.exec(t)?.[1] ?? t.split(/\s+/).slice(0, 3).join(" "));
+const { tasks, queries } = readTasks(opt("tasks")!, count);
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,7 +7,8 @@ import { ScopeFilters, scopeBody, type ScopeState } from "./scope.js";
 /** A task and a budget → the packed context, exactly as an agent gets it, with its token meter. */
 export function ContextView(props: { repos: Repo[]; groups: Record<string, string[]>; scope: ScopeState; onScope: (s: ScopeState) => void }) {
   const [task, setTask] = useState("");
-  const [budget, setBudget] = useState(4000);
+  // The field's text as typed; clamped when the context is asked for (not at every keystroke).
+  const [budgetText, setBudgetText] = useState("4000");
   const [packed, setPacked] = useState<ContextResponse | null>(null);
   const [error, setError] = useState<{ code?: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -16,6 +17,8 @@ export function ContextView(props: { repos: Repo[]; groups: Record<string, strin
   const run = async (e: Event) => {
     e.preventDefault();
     if (!task.trim()) return;
+    const budget = Math.max(100, Math.min(100_000, Math.round(Number(budgetText)) || 4000));
+    setBudgetText(String(budget));
     setBusy(true);
     setError(null);
     try {
@@ -38,7 +41,7 @@ export function ContextView(props: { repos: Repo[]; groups: Record<string, strin
     <form class="context-form" onSubmit=${run}>
       <textarea rows="4" placeholder="Describe the task: an issue, an error message, a question. ContextSmith packs the code to read into the budget." aria-label="task" value=${task} onInput=${(e: Event) => setTask((e.target as HTMLTextAreaElement).value)}></textarea>
       <div class="row">
-        <label>Budget <input type="number" min="100" max="100000" step="100" value=${budget} aria-label="budget in tokens" onInput=${(e: Event) => setBudget(Math.max(100, Number((e.target as HTMLInputElement).value) || 4000))} /> tokens</label>
+        <label>Budget <input type="number" min="100" max="100000" step="100" value=${budgetText} aria-label="budget in tokens" onInput=${(e: Event) => setBudgetText((e.target as HTMLInputElement).value)} /> tokens</label>
         <button type="submit" disabled=${busy || props.repos.length === 0}>${busy ? "Packing…" : "Pack context"}</button>
       </div>
     </form>

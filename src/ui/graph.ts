@@ -4,7 +4,7 @@ import { html } from "./html.js";
  * The dependency graph drawn in layers: a repository sits below everything that depends on it, so
  * arrows ("depends on") point down. Repositories with no relation sit in the top row.
  */
-export function DependencyGraph(props: { repos: string[]; edges: Array<[string, string]>; onRemove?: (edge: [string, string]) => void }) {
+export function DependencyGraph(props: { repos: string[]; edges: Array<[string, string]> }) {
   const depth = new Map<string, number>(props.repos.map((r) => [r, 0]));
   // Longest path from the dependents: the registry refuses cycles, so this settles in |repos| rounds.
   for (let round = 0; round < props.repos.length; round++) {

@@ -4,6 +4,9 @@ import { ErrorBox } from "./badges.js";
 import { Code } from "./code.js";
 import { html } from "./html.js";
 
+/** The lines the inspector asks for at most (the server's cap). */
+const WINDOW = 5000;
+
 /** What the inspector opens: a file of a repository at some lines, and the symbol there. */
 export interface InspectTarget {
   repo: string;
@@ -22,19 +25,26 @@ export function Inspector(props: { target: InspectTarget; onClose: () => void; o
   const [focus, setFocus] = useState<[number, number]>([target.line, target.endLine]);
 
   useEffect(() => {
+    // An answer for a target the drawer has left since is dropped.
+    let current = true;
     setFile(null);
     setError(null);
     setFocus([target.line, target.endLine]);
-    api<FileView>("GET", `/repos/${seg(target.repo)}/files/${filePath(target.path)}`)
-      .then(setFile)
-      .catch((err: unknown) => setError(err instanceof ApiError ? err.body : { message: String(err) }));
+    // The server sends at most 5,000 lines: a window around the target in a longer file.
+    const start = Math.max(1, target.line - WINDOW / 2);
+    api<FileView>("GET", `/repos/${seg(target.repo)}/files/${filePath(target.path)}?start=${start}&end=${start + WINDOW - 1}`)
+      .then((f) => current && setFile(f))
+      .catch((err: unknown) => current && setError(err instanceof ApiError ? err.body : { message: String(err) }));
     setCalls({ callers: null, callees: null });
     if (target.symbol) {
       const symbol = seg(`${target.path}:${target.symbol}`);
       Promise.all([api<CallsResponse>("GET", `/repos/${seg(target.repo)}/callers/${symbol}`), api<CallsResponse>("GET", `/repos/${seg(target.repo)}/callees/${symbol}`)])
-        .then(([callers, callees]) => setCalls({ callers, callees }))
-        .catch(() => setCalls({ callers: { results: [] }, callees: { results: [] } }));
+        .then(([callers, callees]) => current && setCalls({ callers, callees }))
+        .catch(() => current && setCalls({ callers: { results: [] }, callees: { results: [] } }));
     }
+    return () => {
+      current = false;
+    };
   }, [target.repo, target.path, target.line, target.symbol]);
 
   useEffect(() => {

@@ -54,7 +54,10 @@ function App() {
 
   useEffect(() => {
     void reload();
-    void api<{ jobs: Job[] }>("GET", "/jobs").then((j) => setJobs(j.jobs)).catch(() => undefined);
+    // What the stream said meanwhile is newer than the list: the list fills in only the jobs it did not.
+    void api<{ jobs: Job[] }>("GET", "/jobs")
+      .then((j) => setJobs((streamed) => [...streamed, ...j.jobs.filter((job) => !streamed.some((s) => s.id === job.id))]))
+      .catch(() => undefined);
     const stop = followJobs((job) => {
       setJobs((list) => [job, ...list.filter((j) => j.id !== job.id)]);
       if (job.state === "done" || job.state === "failed") void reload();
@@ -80,11 +83,11 @@ function App() {
     <header class="top">
       <div class="brand"><span class="logo" aria-hidden="true">◆</span> ContextSmith</div>
       <nav class="tabs" role="tablist">
-        ${TABS.map(([t, label]) => html`<button type="button" role="tab" key=${t} aria-selected=${tab === t} class=${tab === t ? "tab on" : "tab"} onClick=${() => go(t)}>${label}${t === "repos" && running > 0 ? html` <span class="badge">${running}</span>` : null}</button>`)}
+        ${TABS.map(([t, label]) => html`<button type="button" role="tab" key=${t} id=${`tab-${t}`} aria-controls="panel" aria-selected=${tab === t} class=${tab === t ? "tab on" : "tab"} onClick=${() => go(t)}>${label}${t === "repos" && running > 0 ? html` <span class="badge">${running}</span>` : null}</button>`)}
       </nav>
       <button type="button" class="secondary theme" title="theme: auto, dark, light" onClick=${() => setTheme(nextTheme[theme])}>${theme === "auto" ? "◐ auto" : theme === "dark" ? "☾ dark" : "☀ light"}</button>
     </header>
-    <main>
+    <main id="panel" role="tabpanel" aria-labelledby=${`tab-${tab}`}>
       <${ErrorBox} error=${error} />
       ${repos === null && !error && html`<p class="muted">Loading…</p>`}
       ${repos !== null && tab === "search" && html`<${SearchView} repos=${repos} groups=${groups} scope=${scope} onScope=${setScope} onInspect=${setInspect} onGoRepos=${() => go("repos")} />`}

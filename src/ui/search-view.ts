@@ -75,13 +75,13 @@ export function SearchView(props: { repos: Repo[]; groups: Record<string, string
     ${answer && answer.notices.length > 0 && html`<ul class="notices">${answer.notices.map((n) => html`<li>${n}</li>`)}</ul>`}
     ${answer && flat.length === 0 && html`<div class="empty"><p>Nothing matched <q>${query}</q>. Try other words, a name as it is written in the code, or a wider scope.</p></div>`}
     ${flat.length > 0 && html`<p class="hint">${flat.length} results · ↑↓ or j/k to move, Enter to open</p>`}
-    <div class="results" ref=${list} tabindex="0" onKeyDown=${onListKey} aria-label="results">
+    <div class="results" ref=${list} tabindex="0" onKeyDown=${onListKey} aria-label="results" role="listbox" aria-activedescendant=${flat.length > 0 ? `result-${selected}` : undefined}>
       ${grouped.map(
         (g) => html`<div class="repo-group" key=${g.repo}>
           <h3 class="repo-name">${g.repo} <${ProvenanceBadge} p=${g.items[0]!} /></h3>
           ${g.items.map((r) => {
             const index = flat.indexOf(r);
-            return html`<article class=${`result${index === selected ? " selected" : ""}`} data-index=${index} key=${`${r.path}:${r.line}:${r.qualifiedName}`} onClick=${() => (setSelected(index), inspect(r))}>
+            return html`<article class=${`result${index === selected ? " selected" : ""}`} id=${`result-${index}`} role="option" aria-selected=${index === selected} data-index=${index} key=${`${r.path}:${r.line}:${r.qualifiedName}`} onClick=${() => (setSelected(index), inspect(r))}>
               <header>
                 <span class="kind">${r.kind}</span>
                 <span class="qname">${r.qualifiedName}</span>

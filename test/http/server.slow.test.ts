@@ -262,7 +262,7 @@ describe("serve --http: bad requests get one error shape, never a stack trace", 
     // An oversized body is refused before it is read (over a socket the server then closes the connection).
     const big = await server.app.request("/api/v1/search", { method: "POST", body: JSON.stringify({ query: "x".repeat(2 * 1024 * 1024) }), headers: { host: "localhost", "content-type": "application/json" } });
     expect(big.status).toBe(413);
-    expect((await big.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(((await big.json()) as { error: { code: string } }).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 });
 
@@ -310,7 +310,7 @@ describe("serve --http: the gate", () => {
       expect(body).toMatchObject({ editable: false, repos: [{ kind: "local", path: services.web.root }] });
       const add = await fetch(`${guarded.url}/api/v1/groups`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "g", repos: [] }) });
       expect(add.status).toBe(400);
-      expect((await add.json()).error.message).toMatch(/--workspace/);
+      expect(((await add.json()) as { error: { message: string } }).error.message).toMatch(/--workspace/);
     } finally {
       await guarded.close();
     }

@@ -156,9 +156,9 @@ describe("the web UI in headless Chromium", () => {
   it("has a dark theme and fits half a laptop screen", async () => {
     const dark = await open("/#repos", "dark", { width: 720, height: 800 });
     await dark.waitForSelector("tr[data-repo='billing']");
-    const background = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = await dark.evaluate<string>("getComputedStyle(document.body).backgroundColor");
     expect(background).toBe("rgb(21, 23, 27)");
-    const overflow = await dark.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await dark.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
     expect(overflow).toBeLessThanOrEqual(0);
     await dark.screenshot({ path: join(SHOTS, "repositories-dark.png") });
     await dark.close();
