@@ -279,12 +279,23 @@ export class Engine {
    * and nothing is read.
    */
   async file(path: string, options: QueryOptions = {}): Promise<IndexedFile> {
+    const file = (await this.files([path], options)).get(path);
+    if (!file) throw new ContextSmithError("NOT_FOUND", `${path} is not a file of the index of ${this.config.root}, or it changed since it was indexed.`);
+    return file;
+  }
+
+  /** Several files as {@link Engine.file} reads them, from one state of the index; null for each it cannot show. */
+  async files(paths: readonly string[], options: QueryOptions = {}): Promise<Map<string, IndexedFile | null>> {
     return this.#query(async () => {
       const { store } = await this.#fresh(options);
-      const record = store.file(path);
-      const text = record && !record.skipped ? new RepoFiles(this.config.root).readIndexed(record) : null;
-      if (!record || text === null) throw new ContextSmithError("NOT_FOUND", `${path} is not a file of the index of ${this.config.root}, or it changed since it was indexed.`);
-      return { path, language: record.language, lines: record.lines, text, symbols: store.parse.symbols(path) ?? [] };
+      const reader = new RepoFiles(this.config.root);
+      const found = new Map<string, IndexedFile | null>();
+      for (const path of paths) {
+        const record = store.file(path);
+        const text = record && !record.skipped ? reader.readIndexed(record) : null;
+        found.set(path, record && text !== null ? { path, language: record.language, lines: record.lines, text, symbols: store.parse.symbols(path) ?? [] } : null);
+      }
+      return found;
     }, options);
   }
 

@@ -22,6 +22,8 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
 export interface AppOptions {
   security: SecurityOptions;
   ui: UiAssets;
+  /** Counts the requests in flight (see {@link InFlight}). */
+  inFlight?: InFlight;
 }
 
 /**
@@ -36,7 +38,11 @@ export function createApp(ctx: ApiContext, options: AppOptions): Hono {
 
   app.onError((error, c) => {
     const err = HttpError.from(error);
-    if (err.status >= 500) ctx.log(`contextsmith: ${c.req.method} ${c.req.path}: ${err.code}: ${err.message}`);
+    if (err.status >= 500) {
+      const detail = err.detail instanceof Error ? (err.detail.stack ?? err.detail.message) : err.detail === undefined ? err.message : String(err.detail);
+      ctx.log(`contextsmith: ${c.req.method} ${c.req.path}: ${err.code}: ${detail}`);
+    }
+    if (err.code === "METHOD_NOT_ALLOWED" && err.data?.allow) c.header("Allow", String(err.data.allow));
     return c.json(err.body(), err.status as 500);
   });
   app.notFound((c) => c.json(new HttpError("NOT_FOUND", `No ${c.req.method} ${c.req.path} here: see ${API_PREFIX}/openapi.json.`).body(), 404));
@@ -47,6 +53,7 @@ export function createApp(ctx: ApiContext, options: AppOptions): Hono {
     c.header("Referrer-Policy", "no-referrer");
     c.header("Cache-Control", c.res.headers.get("Cache-Control") ?? "no-store");
   });
+  if (options.inFlight) app.use("*", options.inFlight.middleware);
   app.use("*", gate(options.security));
   app.use(
     "*",
@@ -61,7 +68,11 @@ export function createApp(ctx: ApiContext, options: AppOptions): Hono {
   app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openapi));
   mount(app, API_PREFIX, routes);
   mountEvents(app, API_PREFIX, ctx);
-  app.all("/mcp", (c) => handleMcp(c.req.raw, ctx));
+  // Stateless: no session to stream to or to end, so only POST carries messages.
+  app.post("/mcp", (c) => handleMcp(c.req.raw, ctx));
+  app.all("/mcp", (c) => {
+    throw new HttpError("METHOD_NOT_ALLOWED", `${c.req.method} /mcp: this server's MCP endpoint is stateless; send JSON-RPC with POST.`, { allow: "POST" });
+  });
 
   const page = options.ui.get("index.html");
   app.get("/", (c) => {
@@ -75,9 +86,42 @@ export function createApp(ctx: ApiContext, options: AppOptions): Hono {
   });
   // Anything else on the API answers with the one error shape; a wrong method is said as such.
   app.all(`${API_PREFIX}/*`, (c) => {
-    throw new HttpError(routes.some((r) => matches(r.path, c.req.path.slice(API_PREFIX.length))) ? "METHOD_NOT_ALLOWED" : "NOT_FOUND", `No ${c.req.method} ${c.req.path} here: see ${API_PREFIX}/openapi.json.`);
+    const path = c.req.path.slice(API_PREFIX.length);
+    const allow = [...new Set(routes.filter((r) => matches(r.path, path)).map((r) => r.method.toUpperCase()))];
+    if (allow.length > 0) throw new HttpError("METHOD_NOT_ALLOWED", `${c.req.method} ${c.req.path}: use ${allow.join(" or ")}.`, { allow: allow.join(", ") });
+    throw new HttpError("NOT_FOUND", `No ${c.req.method} ${c.req.path} here: see ${API_PREFIX}/openapi.json.`);
   });
   return app;
+}
+
+/**
+ * Counts the requests being answered, so that a server closing waits for them before it closes the
+ * indexes they read (an index closed under a query must not be taken for a damaged one).
+ */
+export class InFlight {
+  #count = 0;
+  #idle: Array<() => void> = [];
+
+  readonly middleware = async (_c: unknown, next: () => Promise<void>): Promise<void> => {
+    this.#count++;
+    try {
+      await next();
+    } finally {
+      if (--this.#count === 0) this.#idle.splice(0).forEach((resolve) => resolve());
+    }
+  };
+
+  /** Resolves when no request is being answered, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 }
 
 /** Whether a concrete path fits a route's pattern (for telling a wrong method from a wrong path). */

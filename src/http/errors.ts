@@ -33,6 +33,8 @@ export class HttpError extends Error {
     readonly code: HttpErrorCode,
     message: string,
     readonly data?: Record<string, unknown>,
+    /** The failure behind an INTERNAL error, for the log. */
+    readonly detail?: unknown,
   ) {
     super(message);
   }
@@ -45,9 +47,15 @@ export class HttpError extends Error {
     return { error: { code: this.code, message: this.message, ...(this.data ? { data: this.data } : {}) } };
   }
 
-  /** Any failure as an API error. What is not the project's own error is INTERNAL, its stack never shown. */
+  /**
+   * Any failure as an API error. What is not the project's own error (a bug) is INTERNAL with a
+   * plain message: its text and stack are for the server's log, never for the client.
+   */
   static from(error: unknown): HttpError {
     if (error instanceof HttpError) return error;
+    if (!(error instanceof ContextSmithError) && ContextSmithError.from(error, "INTERNAL").code === "INTERNAL") {
+      return new HttpError("INTERNAL", "An internal error occurred: the server's log has the details. Please report it.", undefined, error);
+    }
     const err = ContextSmithError.from(error, "INTERNAL");
     return new HttpError(err.code, err.message, err.data);
   }

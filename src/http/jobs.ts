@@ -28,6 +28,8 @@ export type JobWork = (report: (event: JobEvent) => void, signal: AbortSignal) =
 
 /** How many finished jobs are kept for `GET /jobs`. */
 const KEEP_FINISHED = 50;
+/** How many jobs may wait or run at once. */
+const MAX_PENDING = 100;
 /** Progress is passed on at most this often per job (a state change always is). */
 const PROGRESS_EVERY_MS = 200;
 
@@ -42,13 +44,21 @@ export class Jobs {
   readonly #closing = new AbortController();
   #chain: Promise<void> = Promise.resolve();
 
+  /**
+   * Queues `work`; the same work already queued or running (same kind, same repositories) is not
+   * queued twice: its job is returned. @throws ContextSmithError `BUSY` when too many jobs wait
+   */
   submit(kind: JobKind, repos: string[], work: JobWork): JobView {
     if (this.#closing.signal.aborted) throw new ContextSmithError("ABORTED", "The server is shutting down.");
+    const pending = [...this.#jobs.values()].filter((j) => j.state === "queued" || j.state === "running");
+    const same = pending.find((j) => j.kind === kind && j.repos.join("\0") === repos.join("\0"));
+    if (same) return { ...same };
+    if (pending.length >= MAX_PENDING) throw new ContextSmithError("BUSY", `${pending.length} jobs are waiting already: try again when some are done.`);
     const job: JobView = { id: randomUUID(), kind, repos, state: "queued", progress: null, createdAt: Date.now(), startedAt: null, endedAt: null };
     this.#jobs.set(job.id, job);
     this.#prune();
     this.#emit(job);
-    this.#chain = this.#chain.then(() => this.#run(job, work));
+    this.#chain = this.#chain.then(() => this.#run(job, work)).catch(() => undefined);
     return { ...job };
   }
 
@@ -112,7 +122,13 @@ export class Jobs {
 
   #emit(job: JobView): void {
     const view = { ...job };
-    for (const listener of this.#listeners) listener(view);
+    for (const listener of this.#listeners) {
+      try {
+        listener(view);
+      } catch {
+        // A listener that fails (a stream gone) must not stop the jobs.
+      }
+    }
   }
 
   #prune(): void {

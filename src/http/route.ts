@@ -17,23 +17,24 @@ export interface RouteInput<B, Q> {
  * its body, query and answer, and a thin handler. The app registers it (see {@link mount}) and the
  * OpenAPI document describes it from the same object.
  */
-export interface Route<B = unknown, Q = unknown> {
+export interface Route<B = unknown, Q = unknown, R extends z.ZodType = z.ZodType> {
   method: "get" | "post" | "delete";
   path: string;
   summary: string;
   tag: string;
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
-  response: z.ZodType;
+  response: R;
   /** The status of a success (default 200). */
   status?: 200 | 201 | 202;
   /** The error codes it may answer with besides the common ones, for the document. */
   errors?: number[];
-  handler(input: RouteInput<B, Q>): Promise<unknown> | unknown;
+  /** Answers what its response schema accepts (checked by the compiler, and again before sending). */
+  handler(input: RouteInput<B, Q>): Promise<z.input<R>> | z.input<R>;
 }
 
 /** A route, typed by its schemas. */
-export function route<B = undefined, Q = undefined>(spec: Route<B, Q>): Route {
+export function route<B = undefined, Q = undefined, R extends z.ZodType = z.ZodType>(spec: Route<B, Q, R>): Route {
   return spec as unknown as Route;
 }
 

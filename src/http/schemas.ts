@@ -83,9 +83,12 @@ const note = z.object({
   id: z.string(),
   repo: z.string(),
   text: z.string(),
-  status: z.string(),
-  target: z.object({ path: z.string() }).passthrough(),
-}).passthrough();
+  createdAt: z.string(),
+  hash: z.string(),
+  status: z.enum(["current", "changed", "missing"]).describe("current: the code is as it was; changed since; missing: the file or symbol is gone"),
+  target: z.union([z.object({ kind: z.literal("file"), path: z.string() }), z.object({ kind: z.literal("symbol"), path: z.string(), name: z.string(), qualifiedName: z.string() })]),
+  location: z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() }).nullable(),
+});
 
 export const ContextResponse = z.object({
   text: z.string(),
@@ -197,21 +200,43 @@ export const CallsResponse = z.object({
 });
 
 export const ImpactQuery = z.object({ depth: z.coerce.number().int().min(1).max(10).optional() });
+interface ImpactNode {
+  symbol: z.infer<typeof symbolLocation> | null;
+  path: string;
+  lines: number[];
+  how: string;
+  depth: number;
+  isTest: boolean;
+  children: ImpactNode[];
+  seen?: true;
+}
+const impactNode: z.ZodType<ImpactNode> = z.lazy(() =>
+  z.object({
+    symbol: symbolLocation.nullable(),
+    path: z.string(),
+    lines: z.array(z.number().int()),
+    how: z.string(),
+    depth: z.number().int(),
+    isTest: z.boolean(),
+    children: z.array(impactNode),
+    seen: z.literal(true).optional(),
+  }),
+);
 export const ImpactResponse = z.object({
   results: z.array(
-    z
-      .object({
-        repo: z.string(),
-        query: z.string(),
-        depth: z.number().int(),
-        byDepth: z.array(z.number().int()),
-        counts: z.object({ symbols: z.number().int(), files: z.number().int(), tests: z.number().int(), production: z.number().int() }),
-        files: z.array(z.string()),
-        tests: z.array(z.string()),
-        truncated: z.boolean(),
-        tree: z.array(z.unknown()),
-      })
-      .passthrough(),
+    z.object({
+      repo: z.string(),
+      query: z.string(),
+      targets: z.array(symbolLocation),
+      depth: z.number().int(),
+      tree: z.array(impactNode).describe("Callers, each with its own callers one level deeper"),
+      byDepth: z.array(z.number().int()).describe("Distinct callers per depth (1 = direct callers)"),
+      counts: z.object({ symbols: z.number().int(), files: z.number().int(), tests: z.number().int(), production: z.number().int() }),
+      files: z.array(z.string()),
+      tests: z.array(z.string()),
+      truncated: z.boolean(),
+      suggestions: z.array(z.string()),
+    }),
   ),
 });
 

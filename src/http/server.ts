@@ -8,7 +8,7 @@ import { ContextSmithError } from "../core/errors.js";
 import { hostWorkspace, type HostedWorkspace } from "../workspace/host.js";
 import { SingleRepoRegistry } from "../workspace/registry.js";
 import type { WorkspaceOptions } from "../workspace/workspace.js";
-import { createApp } from "./app.js";
+import { createApp, InFlight } from "./app.js";
 import type { ApiContext } from "./context.js";
 import { Jobs } from "./jobs.js";
 import { isLoopback } from "./security.js";
@@ -67,9 +67,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttpS
   }
   const hosted = await hostFor(options, log);
   const ctx: ApiContext = { workspace: hosted.workspace, jobs: new Jobs(), editable: options.workspace, version: options.version ?? "0.0.0", log };
-  const app = createApp(ctx, { security: { host, token, corsOrigins: options.corsOrigins ?? [] }, ui: loadUiAssets(options.uiDir === undefined ? defaultUiDir() : options.uiDir) });
+  const inFlight = new InFlight();
+  let app: Hono;
   let server: ServerType;
   try {
+    app = createApp(ctx, { security: { host, token, corsOrigins: options.corsOrigins ?? [] }, ui: loadUiAssets(options.uiDir === undefined ? defaultUiDir() : options.uiDir), inFlight });
     server = await new Promise<ServerType>((resolve, reject) => {
       const s = listen({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
       s.once("error", (error: NodeJS.ErrnoException) =>
@@ -96,11 +98,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttpS
     ctx,
     app,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Streams (SSE, slow clients) must not hold the shutdown.
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      const http = server as ServerType & { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections?.();
+      // The answers being made finish before the indexes they read are closed; event streams do not hold the shutdown.
+      await inFlight.drained(10_000);
+      http.closeAllConnections?.();
+      await closed;
       await ctx.jobs.close();
       await hosted.close();
     },

@@ -99,9 +99,12 @@ export class SingleRepoRegistry implements RegistrySource {
   }
 
   update<T>(): Promise<T> {
-    return Promise.reject(
-      new ContextSmithError("INVALID_ARGUMENT", "This server serves one repository: start it with `ctxsmith serve --workspace` to add, remove, group or relate repositories."),
-    );
+    return Promise.reject(SingleRepoRegistry.refusal());
+  }
+
+  /** What a change of a one-repository workspace is refused with. */
+  static refusal(): ContextSmithError {
+    return new ContextSmithError("INVALID_ARGUMENT", "This server serves one repository: start it with `--workspace` to add, remove, group or relate repositories.");
   }
 }
 

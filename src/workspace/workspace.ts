@@ -442,6 +442,12 @@ export class Workspace {
     return { ...(await engines[0]!.engine.file(path, { refresh: false })), repo };
   }
 
+  /** Files of one repository's index at once (null for each it cannot show: see {@link Engine.files}). */
+  async files(repo: string, paths: readonly string[], options: WorkspaceQueryOptions = {}): Promise<Map<string, IndexedFile | null>> {
+    const { engines } = await this.#open({ repos: [repo] }, options);
+    return engines[0]!.engine.files(paths, { refresh: false });
+  }
+
   /** The notes of one repository, all or those pinned to a file or a symbol. */
   async notes(repo: string, filter: { path?: string; symbol?: string } = {}, options: WorkspaceQueryOptions = {}): Promise<NoteView[]> {
     const { engines } = await this.#open({ repos: [repo] }, options);

@@ -185,6 +185,8 @@ describe("serve --http: the REST API over a real socket", () => {
     let job: any;
     try {
       job = (await http("POST", "/api/v1/repos/web/sync", {})).json.job;
+      // Asked again while it waits: the same job.
+      expect((await http("POST", "/api/v1/repos/web/sync", {})).json.job.id).toBe(job.id);
       await new Promise((r) => setTimeout(r, 300));
       const answers = await Promise.all(Array.from({ length: 8 }, () => http("POST", "/api/v1/search", { query: "cart total", repos: ["web"] })));
       for (const a of answers) expect(a.status).toBe(200);
@@ -229,6 +231,10 @@ describe("serve --http: the REST API over a real socket", () => {
     } finally {
       await client.close();
     }
+    // Stateless: no stream to open, no session to end.
+    const get = await fetch(`${server.url}/mcp`, { headers: { accept: "text/event-stream" } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
   });
 });
 
@@ -251,6 +257,7 @@ describe("serve --http: bad requests get one error shape, never a stack trace", 
       expect(Object.keys(answer.json)).toEqual(["error"]);
       expect(typeof answer.json.error.code).toBe("string");
       expect(answer.json.error.message).not.toMatch(/\n\s+at /);
+      if (status === 405) expect(answer.headers.get("allow")).toBe("POST");
     }
   });
 

@@ -43,6 +43,7 @@ export function serveCommand(io: CliIO) {
       const log = (line: string): void => void io.stderr.write(`${line}\n`);
       if (args.http !== undefined) {
         if (args["index-dir"] !== undefined) throw new ContextSmithError("INVALID_ARGUMENT", "serve --http uses the repository's own index: drop --index-dir.");
+        if (args.token !== undefined) log("contextsmith: warning: a token given with --token is visible to other users of this machine (ps); prefer CTXSMITH_TOKEN.");
         const running = await (await import("../../http/server.js")).serveHttp({
           listen: args.http,
           workspace: args.workspace,

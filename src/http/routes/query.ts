@@ -26,38 +26,31 @@ export function scopeHeader(hit: { repo: string; path: string; line: number; end
 }
 
 /**
- * Each hit with its lines as indexed (each file read once, through the engine's safe reader). A
- * file that changed since it was indexed has no text to show: its hits are dropped, as packing drops
- * them, rather than shown under other line numbers.
+ * Each hit with its lines as indexed (each repository's files read at once, through the engine's
+ * safe reader). A file that changed since it was indexed has no text to show: its hits are left out
+ * with a notice, as packing leaves them out, rather than shown under other line numbers.
  */
-async function withText(workspace: Workspace, hits: readonly WorkspaceSearchHit[]): Promise<Array<z.infer<typeof SearchResponse>["results"][number]>> {
-  const files = new Map<string, Promise<string[] | null>>();
-  const linesOf = (repo: string, path: string): Promise<string[] | null> => {
-    const key = `${repo}\0${path}`;
-    let lines = files.get(key);
-    if (!lines) {
-      lines = workspace.file(repo, path, { refresh: false }).then(
-        (f) => f.text.split("\n"),
-        () => null,
-      );
-      files.set(key, lines);
+async function withText(workspace: Workspace, hits: readonly WorkspaceSearchHit[], notices: string[]): Promise<Array<z.infer<typeof SearchResponse>["results"][number]>> {
+  const byRepo = new Map<string, Set<string>>();
+  for (const hit of hits) (byRepo.get(hit.repo) ?? byRepo.set(hit.repo, new Set()).get(hit.repo)!).add(hit.path);
+  const lines = new Map<string, string[] | null>();
+  for (const [repo, paths] of byRepo) {
+    const files = await workspace.files(repo, [...paths], { refresh: false });
+    for (const [path, file] of files) lines.set(`${repo}\0${path}`, file ? file.text.split("\n") : null);
+  }
+  const shown = [];
+  const changed = new Set<string>();
+  for (const hit of hits) {
+    const text = lines.get(`${hit.repo}\0${hit.path}`);
+    if (!text) {
+      changed.add(`${hit.repo}: ${hit.path}`);
+      continue;
     }
-    return lines;
-  };
-  const results = await Promise.all(
-    hits.map(async (hit) => {
-      const lines = await linesOf(hit.repo, hit.path);
-      if (!lines) return null;
-      const end = Math.min(hit.endLine, hit.line + CHUNK_LINES - 1);
-      return {
-        ...hit,
-        header: scopeHeader(hit),
-        text: lines.slice(hit.line - 1, end).join("\n"),
-        truncated: end < hit.endLine,
-      };
-    }),
-  );
-  return results.filter((r) => r !== null);
+    const end = Math.min(hit.endLine, hit.line + CHUNK_LINES - 1);
+    shown.push({ ...hit, header: scopeHeader(hit), text: text.slice(hit.line - 1, end).join("\n"), truncated: end < hit.endLine });
+  }
+  if (changed.size > 0) notices.push(`left out, changed since they were indexed: ${[...changed].join(", ")}`);
+  return shown;
 }
 
 export function queryRoutes(ctx: ApiContext) {
@@ -73,7 +66,8 @@ export function queryRoutes(ctx: ApiContext) {
       handler: ({ body, signal }) =>
         queue.run(signal, async () => {
           const found = await ctx.workspace.search(body.query, scopeOf(body), { limit: body.limit ?? 20, signal });
-          return { results: await withText(ctx.workspace, found.results), scope: found.scope, notices: found.notices ?? [] };
+          const notices = [...(found.notices ?? [])];
+          return { results: await withText(ctx.workspace, found.results, notices), scope: found.scope, notices };
         }),
     }),
     route({

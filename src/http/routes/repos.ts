@@ -1,6 +1,7 @@
 import { isAbsolute } from "node:path";
 import { ContextSmithError, type ErrorCode } from "../../core/errors.js";
 import { checkBranch, parseSource } from "../../workspace/git-remote.js";
+import { SingleRepoRegistry } from "../../workspace/registry.js";
 import type { ApiContext } from "../context.js";
 import { HttpError } from "../errors.js";
 import { route } from "../route.js";
@@ -20,9 +21,9 @@ import {
 } from "../schemas.js";
 import { z } from "zod";
 
-/** Refuses a change where the server serves one repository. */
+/** Refuses a change where the server serves one repository (before any job is queued for it). */
 function editable(ctx: ApiContext): void {
-  if (!ctx.editable) throw new HttpError("INVALID_ARGUMENT", "This server serves one repository: start it with `ctxsmith serve --http --workspace` to add, remove, group or relate repositories.");
+  if (!ctx.editable) throw SingleRepoRegistry.refusal();
 }
 
 export function repoRoutes(ctx: ApiContext) {
@@ -147,7 +148,7 @@ export function repoRoutes(ctx: ApiContext) {
       async handler({ params }) {
         editable(ctx);
         await workspace.deleteGroup(params.group!);
-        return { ok: true };
+        return { ok: true as const };
       },
     }),
     route({

@@ -15,7 +15,7 @@ export function serverRoutes(ctx: ApiContext) {
       tag: "server",
       summary: "Whether the server answers, its version, and how many repositories it serves",
       response: HealthResponse,
-      handler: () => ({ ok: true, version: ctx.version, repos: workspace.repos().length, mode: ctx.editable ? "workspace" : "repository" }),
+      handler: () => ({ ok: true as const, version: ctx.version, repos: workspace.repos().length, mode: ctx.editable ? ("workspace" as const) : ("repository" as const) }),
     }),
     route({
       method: "get",
@@ -81,10 +81,12 @@ export function mountEvents(app: Hono, prefix: string, ctx: ApiContext): void {
         while (!sse.aborted && !sse.closed) {
           if (queue.length === 0) {
             // A comment every 15 s keeps proxies from closing an idle stream.
+            let timer: NodeJS.Timeout | undefined;
             await new Promise<void>((resolve) => {
               wake = resolve;
-              setTimeout(resolve, 15_000).unref();
+              timer = setTimeout(resolve, 15_000);
             });
+            clearTimeout(timer);
             wake = null;
             if (queue.length === 0 && !sse.aborted) await sse.write(": keep-alive\n\n");
             continue;
