@@ -9,6 +9,7 @@ import { serveHttp, type RunningHttpServer } from "../../src/http/server.js";
 import { ContextResponse, FileResponse, JobAccepted, ReposResponse, SearchResponse } from "../../src/http/schemas.js";
 import { acquireWriteLock } from "../../src/runtime/lock.js";
 import { makeServices } from "../helpers/services.js";
+import { startCli } from "../helpers/cli.js";
 import { TempRepo } from "../helpers/repo.js";
 
 const services = makeServices();
@@ -235,6 +236,49 @@ describe("serve --http: the REST API over a real socket", () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
+  });
+});
+
+describe("serve --http: app.request() and the socket answer alike", () => {
+  it("every read endpoint gives the same answer without a socket", async () => {
+    const reads: Array<[string, string, unknown?]> = [
+      ["GET", "/api/v1/health"],
+      ["GET", "/api/v1/repos"],
+      ["GET", "/api/v1/groups"],
+      ["GET", "/api/v1/relations?repo=auth"],
+      ["GET", "/api/v1/jobs"],
+      ["GET", "/api/v1/models/status"],
+      ["GET", "/api/v1/repos/auth/files/auth/login.py?start=1&end=3"],
+      ["GET", "/api/v1/repos/auth/symbols/login"],
+      ["GET", "/api/v1/repos/auth/callers/open_session"],
+      ["GET", "/api/v1/repos/auth/callees/login"],
+      ["GET", "/api/v1/repos/auth/impact/open_session"],
+      ["POST", "/api/v1/search", { query: "user record", repos: ["schema"] }],
+      ["POST", "/api/v1/context", { task: "check the password of a user record", budget: 600, repos: ["schema"] }],
+      ["GET", "/api/v1/openapi.json"],
+      ["GET", "/api/v1/repos/auth/files/etc/passwd"],
+    ];
+    for (const [method, path, body] of reads) {
+      const socket = await http(method, path, body);
+      const local = await server.app.request(path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { host: "127.0.0.1" } });
+      expect(local.status, path).toBe(socket.status);
+      const answer = (await local.json()) as { repos?: Array<{ headCommit?: unknown }> };
+      expect(answer, path).toEqual(socket.json);
+    }
+  });
+
+  it("the CLI serves until it is stopped, and exits 0", async () => {
+    let url = "";
+    const { child, done } = startCli(["serve", "--http", "127.0.0.1:0", "--path", services.schema.root], (line) => {
+      url ||= /at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? "";
+    });
+    for (let i = 0; i < 200 && !url; i++) await new Promise((r) => setTimeout(r, 50));
+    const health = (await (await fetch(`${url}/api/v1/health`)).json()) as { mode: string; repos: number };
+    expect(health).toMatchObject({ mode: "repository", repos: 1 });
+    const found = (await (await fetch(`${url}/api/v1/search`, { method: "POST", body: JSON.stringify({ query: "user record check password" }) })).json()) as { results: Array<{ qualifiedName: string }> };
+    expect(found.results.map((r) => r.qualifiedName)).toContain("UserRecord.check_password");
+    child.kill("SIGTERM");
+    expect((await done).status).toBe(0);
   });
 });
 
