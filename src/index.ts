@@ -3,7 +3,9 @@
  * @packageDocumentation
  */
 export { Engine } from "./engine.js";
-export type { ContextOptions, EngineOptions, IndexStatus, QueryOptions } from "./engine.js";
+export type { ContextOptions, EngineOptions, IndexedFile, IndexStatus, QueryOptions } from "./engine.js";
+export { serveHttp } from "./http/server.js";
+export type { RunningHttpServer, ServeHttpOptions } from "./http/server.js";
 export { Runtime } from "./runtime/runtime.js";
 export { Workspace } from "./workspace/workspace.js";
 export type { RelationsView, WorkspaceOptions, WorkspaceQueryOptions, WorkspaceSymbol } from "./workspace/workspace.js";
