@@ -38,7 +38,8 @@ export function createApp(ctx: ApiContext, options: AppOptions): Hono {
 
   app.onError((error, c) => {
     const err = HttpError.from(error);
-    if (err.status >= 500) {
+    // A client that went away (ABORTED) is not the server's error.
+    if (err.status >= 500 && err.code !== "ABORTED") {
       const detail = err.detail instanceof Error ? (err.detail.stack ?? err.detail.message) : err.detail === undefined ? err.message : String(err.detail);
       ctx.log(`contextsmith: ${c.req.method} ${c.req.path}: ${err.code}: ${detail}`);
     }

@@ -40,26 +40,43 @@ const PROGRESS_EVERY_MS = 200;
  */
 export class Jobs {
   readonly #jobs = new Map<string, JobView>();
+  /** What a pending job works on (kind and repositories), with which settings, and what cancels it. */
+  readonly #pending = new Map<string, { scope: string; key: string; abort: AbortController }>();
   readonly #listeners = new Set<(job: JobView) => void>();
   readonly #closing = new AbortController();
   #chain: Promise<void> = Promise.resolve();
 
   /**
-   * Queues `work`; the same work already queued or running (same kind, same repositories) is not
-   * queued twice: its job is returned. @throws ContextSmithError `BUSY` when too many jobs wait
+   * Queues `work` on `repos`. The same work already queued or running (same kind, same
+   * repositories, same `key`: its settings) is not queued twice: its job is returned.
+   * @throws ContextSmithError `ALREADY_EXISTS` for the same kind and repositories with another `key`, `BUSY` when too many jobs wait
    */
-  submit(kind: JobKind, repos: string[], work: JobWork): JobView {
+  submit(kind: JobKind, repos: string[], work: JobWork, key = ""): JobView {
     if (this.#closing.signal.aborted) throw new ContextSmithError("ABORTED", "The server is shutting down.");
-    const pending = [...this.#jobs.values()].filter((j) => j.state === "queued" || j.state === "running");
-    const same = pending.find((j) => j.kind === kind && j.repos.join("\0") === repos.join("\0"));
-    if (same) return { ...same };
-    if (pending.length >= MAX_PENDING) throw new ContextSmithError("BUSY", `${pending.length} jobs are waiting already: try again when some are done.`);
+    const scope = `${kind}\0${repos.join("\0")}`;
+    const same = [...this.#pending].find(([, p]) => p.scope === scope);
+    if (same && same[1].key === key) return this.get(same[0])!;
+    if (same) throw new ContextSmithError("ALREADY_EXISTS", `A ${kind} of ${repos.join(", ")} is queued or running already, with other settings: wait for it, or remove the repository.`);
+    if (this.#pending.size >= MAX_PENDING) throw new ContextSmithError("BUSY", `${this.#pending.size} jobs are waiting already: try again when some are done.`);
     const job: JobView = { id: randomUUID(), kind, repos, state: "queued", progress: null, createdAt: Date.now(), startedAt: null, endedAt: null };
+    const abort = new AbortController();
     this.#jobs.set(job.id, job);
+    this.#pending.set(job.id, { scope, key, abort });
     this.#prune();
     this.#emit(job);
-    this.#chain = this.#chain.then(() => this.#run(job, work)).catch(() => undefined);
+    this.#chain = this.#chain.then(() => this.#run(job, work, AbortSignal.any([this.#closing.signal, abort.signal]))).catch(() => undefined);
     return { ...job };
+  }
+
+  /** Whether work of this kind on these repositories is queued or running. */
+  has(kind: JobKind, repos: readonly string[]): boolean {
+    const scope = `${kind}\0${repos.join("\0")}`;
+    return [...this.#pending.values()].some((p) => p.scope === scope);
+  }
+
+  /** Cancels the jobs of a repository (it is being removed): a running one hears its signal, a queued one never starts. */
+  cancel(repo: string): void {
+    for (const [id, pending] of this.#pending) if (this.#jobs.get(id)!.repos.includes(repo)) pending.abort.abort();
   }
 
   get(id: string): JobView | undefined {
@@ -78,15 +95,17 @@ export class Jobs {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Cancels what runs and what waits; resolves when the running job has stopped. */
-  async close(): Promise<void> {
+  /** Cancels what runs and what waits; resolves when the running job has stopped, or after `timeoutMs`. */
+  async close(timeoutMs = 10_000): Promise<void> {
     this.#closing.abort();
-    await this.#chain;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#chain, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
     this.#listeners.clear();
   }
 
-  async #run(job: JobView, work: JobWork): Promise<void> {
-    if (this.#closing.signal.aborted) return this.#finish(job, { error: new ContextSmithError("ABORTED", "The server shut down before the job started.") });
+  async #run(job: JobView, work: JobWork, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return this.#finish(job, { error: new ContextSmithError("ABORTED", this.#closing.signal.aborted ? "The server shut down before the job started." : "Cancelled before it started: its repository was removed.") });
     job.state = "running";
     job.startedAt = Date.now();
     this.#emit(job);
@@ -101,13 +120,14 @@ export class Jobs {
       this.#emit(job);
     };
     try {
-      this.#finish(job, { result: await work(report, this.#closing.signal) });
+      this.#finish(job, { result: await work(report, signal) });
     } catch (error) {
       this.#finish(job, { error });
     }
   }
 
   #finish(job: JobView, outcome: { result?: unknown; error?: unknown }): void {
+    this.#pending.delete(job.id);
     job.endedAt = Date.now();
     if (outcome.error !== undefined) {
       const err = ContextSmithError.from(outcome.error, "INTERNAL");

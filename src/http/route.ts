@@ -24,6 +24,8 @@ export interface Route<B = unknown, Q = unknown, R extends z.ZodType = z.ZodType
   tag: string;
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
+  /** Checks of the path parameters (their values stay strings). */
+  params?: z.ZodType<Record<string, string>>;
   response: R;
   /** The status of a success (default 200). */
   status?: 200 | 201 | 202;
@@ -47,7 +49,9 @@ export function mount(app: Hono, prefix: string, routes: readonly Route[]): void
     app.on(spec.method.toUpperCase(), `${prefix}${spec.path}`, async (c) => {
       const body = spec.body ? parse(spec.body, await readJson(c), "body") : undefined;
       const query = spec.query ? parse(spec.query, c.req.query(), "query") : undefined;
-      const result = await spec.handler({ body, query, params: c.req.param() as Record<string, string>, signal: c.req.raw.signal, c });
+      const params = c.req.param() as Record<string, string>;
+      if (spec.params) parse(spec.params, params, "path");
+      const result = await spec.handler({ body, query, params, signal: c.req.raw.signal, c });
       const checked = spec.response.safeParse(result);
       if (!checked.success) {
         const issue = checked.error.issues[0]!;

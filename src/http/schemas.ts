@@ -184,6 +184,12 @@ export const FileResponse = z.object({
   notes: z.array(note),
 });
 
+/** At most this many bytes of UTF-8 in a path or a symbol name of a request (an index key holds about 2,000). */
+const MAX_KEY_BYTES = 1000;
+const keyPart = (what: string) => z.string().refine((v) => Buffer.byteLength(v) <= MAX_KEY_BYTES, `${what} is over ${MAX_KEY_BYTES} bytes`);
+export const FileParams = z.object({ name: z.string(), path: keyPart("the path") });
+export const SymbolParams = z.object({ name: z.string(), symbol: keyPart("the symbol name") });
+
 export const FileQuery = z.object({
   start: z.coerce.number().int().min(1).optional(),
   end: z.coerce.number().int().min(1).optional(),

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import { faultPoint, type FaultPoint } from "../core/fault.js";
@@ -440,7 +440,17 @@ function subtract(totals: Totals, f: StoredFile): void {
 
 /** Creates the index folder, git-ignored from the inside so it never shows up as untracked. */
 export function ensureIndexDir(indexDir: string): void {
-  mkdirSync(indexDir, { recursive: true });
+  try {
+    // Not `recursive` where the parent exists: on a pseudo file system (/proc) Node 20's recursive
+    // mkdir retries for ever instead of failing.
+    if (existsSync(dirname(indexDir))) mkdirSync(indexDir);
+    else mkdirSync(indexDir, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+      const err = ContextSmithError.from(error, "IO_ERROR");
+      throw err.code === "IO_ERROR" && !err.data ? new ContextSmithError("IO_ERROR", `Cannot create the index folder ${indexDir} (${err.message}): point --index-dir somewhere writable.`) : err;
+    }
+  }
   const ignore = join(indexDir, ".gitignore");
   if (!existsSync(ignore)) writeFileSync(ignore, "# Created by ContextSmith: the index is local and rebuildable.\n*\n");
 }

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
 import type { RunOptions } from "../core/types.js";
 import { Engine, type EngineOptions, type IndexedFile, type QueryOptions } from "../engine.js";
@@ -13,7 +13,7 @@ import { resolveEmbeddingSettings, type KeepAlive } from "../core/embedding-sett
 import { Runtime, type ModelState } from "../runtime/runtime.js";
 import { RepoChecks } from "./checks.js";
 import { fuseRankings, fuseSearches } from "./fusion.js";
-import { clone, commitsBehind, headCommit, parseSource, pull } from "./git-remote.js";
+import { checkBranch, clone, commitsBehind, headCommit, parseSource, pull } from "./git-remote.js";
 import { Registry, checkName, resolveDataDir, type RegistrySource } from "./registry.js";
 import { addEdge, expandScope, expansionLabel, reach } from "./relations.js";
 import type {
@@ -156,16 +156,13 @@ export class Workspace {
    */
   async addRepo(name: string, address: string, options: { branch?: string; cwd?: string; index?: boolean } & RunOptions = {}): Promise<RepoEntry> {
     checkName(name, "repository");
-    const source = parseSource(address, options.cwd ?? process.cwd());
+    const source = this.checkSource(address, options);
     const taken = (data: RegistryData): void => {
       if (data.repos.some((r) => r.name === name)) throw new ContextSmithError("ALREADY_EXISTS", `A repository named ${name} is already registered.`);
     };
     taken(this.registry.read());
     let entry: RepoEntry;
     if (source.kind === "local") {
-      if (options.branch) throw new ContextSmithError("INVALID_ARGUMENT", "--branch is for cloned repositories; a local folder is used as it is checked out.");
-      if (!existsSync(source.path)) throw new ContextSmithError("PATH_NOT_FOUND", `No such directory: ${source.path}`);
-      if (!isDirectory(source.path)) throw new ContextSmithError("NOT_A_DIRECTORY", `Not a directory: ${source.path}`);
       const path = realpathSync(source.path);
       entry = { name, kind: "local", path, addedAt: Date.now() };
       await this.registry.update((data) => {
@@ -199,6 +196,27 @@ export class Workspace {
       this.#checks.checked(name);
     }
     return entry;
+  }
+
+  /**
+   * What `addRepo` would add from `address`: a folder of this machine (it must exist, and be a
+   * project's folder, not the root, /proc or the data folder) or a git URL. What a server checks
+   * before it queues the add. @throws ContextSmithError `INVALID_ARGUMENT`, `PATH_NOT_FOUND`, `NOT_A_DIRECTORY`
+   */
+  checkSource(address: string, options: { branch?: string; cwd?: string; absolute?: boolean } = {}): ReturnType<typeof parseSource> {
+    const source = parseSource(address, options.cwd ?? process.cwd());
+    if (source.kind === "local" && options.absolute && !isAbsolute(address.trim())) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `"${address}": give the folder as an absolute path (the server's working folder is not yours).`);
+    }
+    if (source.kind === "remote") {
+      if (options.branch !== undefined) checkBranch(options.branch);
+      return source;
+    }
+    if (options.branch) throw new ContextSmithError("INVALID_ARGUMENT", "--branch is for cloned repositories; a local folder is used as it is checked out.");
+    if (!existsSync(source.path)) throw new ContextSmithError("PATH_NOT_FOUND", `No such directory: ${source.path}`);
+    if (!isDirectory(source.path)) throw new ContextSmithError("NOT_A_DIRECTORY", `Not a directory: ${source.path}`);
+    refuseSystemFolder(realpathSync(source.path), this.dataDir);
+    return source;
   }
 
   /**
@@ -256,7 +274,7 @@ export class Workspace {
   createGroup(name: string, repos: readonly string[]): Promise<string[]> {
     checkName(name, "group");
     return this.registry.update((data) => {
-      if (data.groups[name]) throw new ContextSmithError("ALREADY_EXISTS", `A group named ${name} exists already: add to it with \`group add\`.`);
+      if (Object.hasOwn(data.groups, name)) throw new ContextSmithError("ALREADY_EXISTS", `A group named ${name} exists already: add to it with \`group add\`.`);
       repos.forEach((r) => this.#known(r, data));
       data.groups[name] = [...new Set(repos)];
       return data.groups[name];
@@ -519,7 +537,8 @@ export class Workspace {
         // One repository at a time: index runs of many repositories at once would hold as many lexical builders.
         const indexed = engine.status() !== null;
         if (this.#checks.due(repo.name, indexed, options.refresh)) {
-          if (this.#background && indexed) this.#checks.later(repo.name, (run) => engine.index(run), { onProgress: options.onProgress });
+          // A server's query never runs an index run itself: a cold index of a large folder would hold every query up.
+          if (this.#background) this.#checks.later(repo.name, (run) => engine.index(run), { onProgress: options.onProgress });
           else {
             try {
               await engine.index({ onProgress: options.onProgress, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs });
@@ -532,7 +551,8 @@ export class Workspace {
               notices.push(`${p.repo}: could not re-index (${err.message}); answering from the index as it is`);
             }
           }
-        } else if (!indexed) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
+        } else if (!indexed && !this.#checks.pending(repo.name)) throw new ContextSmithError("NO_INDEX", "it has no index yet (run `ctxsmith repo sync`)");
+        if (!indexed && this.#background) throw new ContextSmithError("NO_INDEX", "it is being indexed in the background: it joins the answers once its index is ready");
         const failed = this.#checks.failure(repo.name);
         if (failed) notices.push(`${p.repo}: its last re-index failed (${failed}); answering from the index as it is`);
         else if (this.#checks.pending(repo.name)) notices.push(`${p.repo}: re-indexing in the background; answering from the index as it is`);
@@ -586,7 +606,8 @@ export class Workspace {
   }
 
   #group(name: string, data: RegistryData): string[] {
-    const members = data.groups[name];
+    // Own groups only: a group named `constructor` is not Object.prototype's.
+    const members = Object.hasOwn(data.groups, name) ? data.groups[name] : undefined;
     if (!members) throw new ContextSmithError("NOT_FOUND", `No group named ${name}${Object.keys(data.groups).length ? ` (there are: ${Object.keys(data.groups).join(", ")})` : ""}.`);
     return members;
   }
@@ -607,6 +628,23 @@ function withRepoPath(note: NoteView, repo: string): NoteView & { repo: string }
 function withoutRepoPath(note: NoteView & { repo: string }): NoteView & { repo: string } {
   const path = (p: string): string => p.slice(note.repo.length + 2);
   return { ...note, target: { ...note.target, path: path(note.target.path) }, location: note.location && { ...note.location, path: path(note.location.path) } };
+}
+
+/**
+ * A repository is a project folder: not the file system's root, not a pseudo file system (/proc,
+ * /sys, /dev: reading them can hang or never end), not the workspace's own data folder.
+ */
+function refuseSystemFolder(path: string, dataDir: string): void {
+  const inside = (dir: string): boolean => path === dir || path.startsWith(`${dir}${sep}`);
+  const reason =
+    path === parse(path).root
+      ? "the root of the file system"
+      : ["/proc", "/sys", "/dev"].some(inside)
+        ? "a system folder"
+        : inside(resolve(dataDir)) || resolve(dataDir).startsWith(`${path}${sep}`)
+          ? "the workspace's data folder, or holds it"
+          : null;
+  if (reason) throw new ContextSmithError("INVALID_ARGUMENT", `${path} is ${reason}: register a project's folder.`);
 }
 
 function isDirectory(path: string): boolean {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -147,6 +147,11 @@ describe("serve --http: the REST API over a real socket", () => {
     const around = await http("GET", "/api/v1/relations?repo=auth");
     expect(around.json).toMatchObject({ repo: "auth", dependsOn: [{ repo: "schema", hops: 1 }], dependents: [{ repo: "web", hops: 1 }] });
     expect((await http("DELETE", "/api/v1/groups/backend")).json).toEqual({ ok: true });
+    // A group named after a property of every object is a group like any other.
+    expect((await http("POST", "/api/v1/groups/constructor/repos", { repos: ["web"] })).status).toBe(404);
+    expect((await http("POST", "/api/v1/search", { query: "x", groups: ["constructor"] })).status).toBe(404);
+    expect((await http("POST", "/api/v1/groups", { name: "constructor", repos: ["web"] })).status).toBe(201);
+    expect((await http("DELETE", "/api/v1/groups/constructor")).status).toBe(200);
     expect((await http("DELETE", "/api/v1/relations/schema/web")).status).toBe(404);
     const repos = ReposResponse.parse((await http("GET", "/api/v1/repos")).json);
     expect(repos.repos.map((r) => r.name)).toEqual(["web", "auth", "schema"]);
@@ -175,6 +180,8 @@ describe("serve --http: the REST API over a real socket", () => {
     expect((await http("POST", "/api/v1/repos", { name: "rel", source: "some/folder" })).status).toBe(400);
     expect((await http("POST", "/api/v1/repos", { name: "cred", source: "https://user:pw@example.invalid/x.git" })).status).toBe(400);
     expect((await http("POST", "/api/v1/repos", { name: "Bad Name", source: extra.root })).status).toBe(400);
+    expect((await http("POST", "/api/v1/repos", { name: "root", source: "/" })).status).toBe(400);
+    expect((await http("POST", "/api/v1/repos", { name: "proc", source: "/proc" })).json.error.message).toMatch(/system folder/);
     expect((await http("DELETE", "/api/v1/repos/billing")).json.removed).toMatchObject({ name: "billing" });
     expect((await http("GET", "/api/v1/jobs")).json.jobs[0].id).toBe(job.id);
   });
@@ -236,6 +243,39 @@ describe("serve --http: the REST API over a real socket", () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
+  });
+});
+
+describe("serve --http: jobs and the repositories they work on", () => {
+  it("an add waiting on another writer: asked again it is the same job, from another source 409; removing the repository cancels it; queries leave it out meanwhile", async () => {
+    const slow = TempRepo.create({ "slow/thing.py": "def slow_thing():\n    return 1\n" }, { git: true });
+    mkdirSync(slow.path(".contextsmith"));
+    const lock = await acquireWriteLock(slow.path(".contextsmith"), { wait: false, holder: "test" });
+    try {
+      const first = (await http("POST", "/api/v1/repos", { name: "slow", source: slow.root })).json.job;
+      for (let i = 0; i < 100 && (await http("GET", `/api/v1/jobs/${first.id}`)).json.job.state !== "running"; i++) await new Promise((r) => setTimeout(r, 20));
+      expect((await http("POST", "/api/v1/repos", { name: "slow", source: slow.root })).json.job.id).toBe(first.id);
+      const other = await http("POST", "/api/v1/repos", { name: "slow", source: extra.root });
+      expect(other.status).toBe(409);
+      expect(other.json.error.code).toBe("ALREADY_EXISTS");
+      // Registered, not indexed yet: queries answer without it, and say why.
+      for (let i = 0; i < 100 && !(await http("GET", "/api/v1/repos")).json.repos.some((r: any) => r.name === "slow"); i++) await new Promise((r) => setTimeout(r, 20));
+      const search = await http("POST", "/api/v1/search", { query: "open session" });
+      expect(search.status).toBe(200);
+      expect(search.json.notices.join("\n")).toMatch(/slow left out: it is being indexed in the background/);
+      expect((await http("DELETE", "/api/v1/repos/slow")).status).toBe(200);
+    } finally {
+      lock.release();
+    }
+    expect(await waitForJob((await http("GET", "/api/v1/jobs")).json.jobs.find((j: any) => j.repos[0] === "slow").id)).toMatchObject({ state: "failed", error: { code: "ABORTED" } });
+    expect((await http("GET", "/api/v1/repos")).json.repos.map((r: any) => r.name)).not.toContain("slow");
+    slow.dispose();
+  });
+
+  it("a path or a name too long for an index key is 400, not an error of the server", async () => {
+    expect((await http("GET", `/api/v1/repos/auth/files/${"a/".repeat(3000)}x.py`)).status).toBe(400);
+    expect((await http("GET", `/api/v1/repos/auth/callers/${"x".repeat(8000)}`)).status).toBe(400);
+    expect((await http("GET", `/api/v1/repos/auth/symbols/${"é".repeat(600)}`)).status).toBe(400);
   });
 });
 

@@ -2,7 +2,7 @@ import type { SymbolInfo } from "../../core/types.js";
 import type { ApiContext } from "../context.js";
 import { HttpError } from "../errors.js";
 import { route } from "../route.js";
-import { CallsResponse, FileQuery, FileResponse, ImpactQuery, ImpactResponse, SymbolResponse } from "../schemas.js";
+import { CallsResponse, FileParams, FileQuery, FileResponse, ImpactQuery, ImpactResponse, SymbolParams, SymbolResponse } from "../schemas.js";
 
 /** The most lines one file request returns. */
 const MAX_FILE_LINES = 5000;
@@ -21,6 +21,7 @@ export function codeRoutes(ctx: ApiContext) {
       tag: "code",
       summary: "A file of a repository's index, as indexed (lines start..end), with its outline and the notes pinned to it. Only files of the index are served: anything else is 404 and nothing is read",
       query: FileQuery,
+      params: FileParams,
       response: FileResponse,
       async handler({ params, query }) {
         const file = await ctx.workspace.file(params.name!, params.path!, { refresh: false });
@@ -47,6 +48,7 @@ export function codeRoutes(ctx: ApiContext) {
       path: "/repos/:name/symbols/:symbol{.+}",
       tag: "code",
       summary: "Where a function, method or class is defined in a repository (bare, Class.method or path:name); close names when none",
+      params: SymbolParams,
       response: SymbolResponse,
       handler: ({ params }) => ctx.workspace.symbol(params.symbol!, { repo: params.name!, refresh: false }),
     }),
@@ -56,6 +58,7 @@ export function codeRoutes(ctx: ApiContext) {
         path: `/repos/:name/${direction}/:symbol{.+}`,
         tag: "code",
         summary: direction === "callers" ? "What calls a symbol, one hop up the call graph, with the call lines" : "What a symbol calls, one hop down the call graph",
+        params: SymbolParams,
         response: CallsResponse,
         async handler({ params }) {
           return { results: await ctx.workspace.calls(params.symbol!, direction, { repo: params.name!, refresh: false }) };
@@ -68,6 +71,7 @@ export function codeRoutes(ctx: ApiContext) {
       tag: "code",
       summary: "Everything that calls a symbol, transitively (default depth 5), tests apart from production code",
       query: ImpactQuery,
+      params: SymbolParams,
       response: ImpactResponse,
       async handler({ params, query }) {
         return { results: await ctx.workspace.impact(params.symbol!, query.depth ?? 5, { repo: params.name!, refresh: false }) };

@@ -1,6 +1,4 @@
-import { isAbsolute } from "node:path";
 import { ContextSmithError, type ErrorCode } from "../../core/errors.js";
-import { checkBranch, parseSource } from "../../workspace/git-remote.js";
 import { SingleRepoRegistry } from "../../workspace/registry.js";
 import type { ApiContext } from "../context.js";
 import { HttpError } from "../errors.js";
@@ -52,14 +50,20 @@ export function repoRoutes(ctx: ApiContext) {
       errors: [409],
       handler({ body }) {
         editable(ctx);
-        const source = parseSource(body.source, "/");
-        if (source.kind === "local" && !isAbsolute(body.source.trim())) throw new HttpError("INVALID_ARGUMENT", `"${body.source}": give the folder as an absolute path (the server's working folder is not yours).`);
-        if (body.branch !== undefined) checkBranch(body.branch);
-        if (workspace.repos().some((r) => r.name === body.name)) throw new HttpError("ALREADY_EXISTS", `A repository named ${body.name} is already registered.`);
-        const job = jobs.submit("add", [body.name], async (report, signal) => {
-          if (source.kind === "remote") report({ stage: "clone", message: `cloning ${source.url}` });
-          return workspace.addRepo(body.name, body.source, { ...(body.branch ? { branch: body.branch } : {}), cwd: "/", onProgress: report, signal });
-        });
+        const source = workspace.checkSource(body.source, { cwd: "/", absolute: true, ...(body.branch !== undefined ? { branch: body.branch } : {}) });
+        // Registered by an add still running: that add answers below (the same job, or 409 for another source).
+        if (!jobs.has("add", [body.name]) && workspace.repos().some((r) => r.name === body.name)) throw new HttpError("ALREADY_EXISTS", `A repository named ${body.name} is already registered.`);
+        // The same add asked again is its job; another source under the same name is refused (409).
+        const key = JSON.stringify([body.source.trim(), body.branch ?? null]);
+        const job = jobs.submit(
+          "add",
+          [body.name],
+          async (report, signal) => {
+            if (source.kind === "remote") report({ stage: "clone", message: `cloning ${source.url}` });
+            return workspace.addRepo(body.name, body.source, { ...(body.branch ? { branch: body.branch } : {}), cwd: "/", onProgress: report, signal });
+          },
+          key,
+        );
         return { job };
       },
     }),
@@ -71,8 +75,9 @@ export function repoRoutes(ctx: ApiContext) {
       response: z.object({ removed: RepoStatus.pick({ name: true, kind: true, path: true }) }),
       async handler({ params }) {
         editable(ctx);
-        const removed = await workspace.removeRepo(params.name!);
-        return { removed };
+        // What is queued or running for it stops first: an add still cloning is cancelled too.
+        jobs.cancel(params.name!);
+        return { removed: await workspace.removeRepo(params.name!) };
       },
     }),
     route({
