@@ -446,10 +446,7 @@ export function ensureIndexDir(indexDir: string): void {
     if (existsSync(dirname(indexDir))) mkdirSync(indexDir);
     else mkdirSync(indexDir, { recursive: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-      const err = ContextSmithError.from(error, "IO_ERROR");
-      throw err.code === "IO_ERROR" && !err.data ? new ContextSmithError("IO_ERROR", `Cannot create the index folder ${indexDir} (${err.message}): point --index-dir somewhere writable.`) : err;
-    }
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   const ignore = join(indexDir, ".gitignore");
   if (!existsSync(ignore)) writeFileSync(ignore, "# Created by ContextSmith: the index is local and rebuildable.\n*\n");
