@@ -3,6 +3,8 @@ import { resolveConfig, type Config, type IndexOptions } from "./core/config.js"
 import { ContextSmithError } from "./core/errors.js";
 import { RepoFiles } from "./core/repo-file.js";
 import type { IndexStats, Language, RunOptions, SymbolInfo } from "./core/types.js";
+import type { ApiCall, ApiRoute } from "./graph/api-links.js";
+import { repositoryApi } from "./graph/api-map.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
@@ -297,6 +299,11 @@ export class Engine {
       }
       return found;
     }, options);
+  }
+
+  /** The routes this repository serves and the HTTP requests it makes (see graph/api-map.ts). */
+  async api(options: QueryOptions = {}): Promise<{ routes: ApiRoute[]; calls: ApiCall[] }> {
+    return this.#query(async () => repositoryApi((await this.#fresh(options)).store), options);
   }
 
   /** Languages, size, central and hot files, and the index's state. */

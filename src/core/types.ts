@@ -61,11 +61,41 @@ export interface ImportInfo {
   line: number;
 }
 
+/**
+ * A piece of a URL as written: literal text, a name it is built from (a constant, a parameter of
+ * the enclosing function), or an expression it cannot read (`{ dyn: true }`).
+ */
+export type UrlPart = string | { ref: string } | { dyn: true };
+
+/**
+ * What a file says about HTTP: the routes it declares, the routers it mounts under prefixes, the
+ * requests it makes, and what resolving those across files needs (its string constants, the
+ * functions that forward a URL parameter to an HTTP client, what it exports). Only files that
+ * mention HTTP have them.
+ */
+export interface ApiFacts {
+  /** Local names of the routers and apps it makes (`router = Router()`, `app = FastAPI()`; `default` for an exported expression). */
+  routers: string[];
+  routes: Array<{ router: string; method: string; path: UrlPart[]; line: number; handler: string }>;
+  /** `parent.use(prefix, child)`, `include_router(child, prefix=)`, `register_blueprint`; `child` as written (`tags`, `users.router`). */
+  mounts: Array<{ parent: string; prefix: UrlPart[] | null; child: string; line: number }>;
+  /** Requests: the client as written (`fetch`, `axios`, `requests`, a wrapper's name), the method (null: not known), the URL. */
+  calls: Array<{ client: string; method: string | null; url: UrlPart[]; line: number }>;
+  /** Functions that forward their parameter `param` into a request: `requests.get = url => agent.get(ROOT + url)`. */
+  wrappers: Array<{ name: string; method: string | null; url: UrlPart[]; param: string }>;
+  /** Module-level string constants. */
+  strings: Record<string, string>;
+  /** Exported name → local name (`default` → `router`). */
+  exports: Record<string, string>;
+}
+
 /** What parsing one file yields. */
 export interface ParsedFile {
   symbols: SymbolInfo[];
   calls: CallSite[];
   imports: ImportInfo[];
+  /** Its routes and HTTP requests, when it has any. */
+  api?: ApiFacts;
   /** tree-sitter found syntax errors (the file is still indexed; tree-sitter recovers). */
   hasErrors: boolean;
 }

@@ -3,6 +3,7 @@ import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
 import type { RunOptions } from "../core/types.js";
 import { Engine, type EngineOptions, type IndexedFile, type QueryOptions } from "../engine.js";
+import { linkApi, type ApiMap } from "../graph/api-links.js";
 import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
@@ -452,6 +453,16 @@ export class Workspace {
     const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
     const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine.impact(name, { refresh: false, depth })), repo: p.repo })));
     return results.filter((r) => r.targets.length > 0);
+  }
+
+  /**
+   * The API contract map of the scope: each repository's routes and requests, and each request
+   * matched to the route handlers that serve it in any repository of the scope (or why none does).
+   */
+  async apiMap(scope: Scope = {}, options: WorkspaceQueryOptions = {}): Promise<ApiMap & { scope: Provenance[]; notices?: string[] }> {
+    const { engines, scope: provenance, notices } = await this.#open(scope, options);
+    const repos = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ repo: p.repo, ...(await engine.api({ refresh: false })) })));
+    return { ...linkApi(repos), scope: provenance, ...withNotices(notices) };
   }
 
   /** A file of one repository's index, as indexed, with its outline (see {@link Engine.file}). */

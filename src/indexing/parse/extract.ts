@@ -1,5 +1,6 @@
 import type { CallSite, ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
 import type { Grammar, TSNode } from "./grammars.js";
+import { extractApiFacts, mentionsHttp } from "./api-facts.js";
 import { decodeImport } from "./imports.js";
 
 const CONTAINERS: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "impl", "enum"]);
@@ -91,7 +92,8 @@ export function extractFile(grammar: Grammar, language: Language, source: string
     .map((c) => ({ caller: enclosing(symbols, starts, ends, c.at), callee: c.callee, receiver: c.receiver, line: lineOf(c.at) }))
     .sort((a, b) => a.line - b.line);
   imports.sort((a, b) => a.line - b.line);
-  return { symbols, calls: callSites, imports, hasErrors: root.hasError };
+  const api = grammar.apiQuery && mentionsHttp(language, source) ? extractApiFacts(language, grammar.apiQuery, root, imports, lineOf) : undefined;
+  return { symbols, calls: callSites, imports, hasErrors: root.hasError, ...(api ? { api } : {}) };
 }
 
 /** Definitions nested deeper than this (functions in functions in ...) are not symbols of their own. */

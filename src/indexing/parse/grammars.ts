@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { Language } from "../../core/types.js";
+import { API_QUERIES } from "./api-facts.js";
 import { QUERIES } from "./queries.js";
 
 // tree-sitter and its grammars are CommonJS native addons.
@@ -49,6 +50,8 @@ interface TSModule {
 export interface Grammar {
   parse(source: string): TSNode;
   readonly query: TSQuery;
+  /** The query of routes and HTTP requests (api-facts.ts), for the languages that have one. */
+  readonly apiQuery: TSQuery | null;
 }
 
 function loadLanguage(language: Language): unknown {
@@ -86,11 +89,14 @@ export class Grammars {
       const parser = new this.#ts();
       parser.setLanguage(lang);
       const query = new this.#ts.Query(lang, QUERIES[language]);
+      const api = API_QUERIES[language];
+      const apiQuery = api ? new this.#ts.Query(lang, api) : null;
       grammar = {
         // node-tree-sitter <= 0.21 threw "Invalid argument" on strings over its 32 KiB default
         // buffer; 0.25 reads strings in chunks of bufferSize, where 64 KiB measured fastest.
         parse: (source) => parser.parse(source, null, { bufferSize: 64 * 1024 }).rootNode,
         query,
+        apiQuery,
       };
       this.#loaded.set(language, grammar);
     }

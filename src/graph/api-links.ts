@@ -1,0 +1,149 @@
+/**
+ * The API contract map: client HTTP calls matched to the route handlers that serve them, within a
+ * repository and across the repositories of a scope. Pure: it works on what `repositoryApi` read.
+ */
+
+/** A route a repository serves: its full path (prefixes included) and its canonical pattern. */
+export interface ApiRoute {
+  /** Upper case; `*` where any method matches. */
+  method: string;
+  /** The path with its prefixes, as written; `{name}` for a prefix the code does not give the value of. */
+  path: string;
+  /** Canonical: lower case, `{}` for every parameter, no trailing slash (`/articles/{}/comments`). */
+  pattern: string;
+  file: string;
+  line: number;
+  handler: string;
+  /** A prefix mounted from a setting or a variable (`settings.api_prefix`): calls may carry it. */
+  unknownPrefix?: string;
+}
+
+/** A request a repository makes. */
+export interface ApiCall {
+  /** Upper case; `*` when the code does not say. */
+  method: string;
+  /** The URL as written, constants resolved, `{}` for what is computed. */
+  url: string;
+  pattern: string;
+  file: string;
+  line: number;
+  /** The function or method making the request. */
+  symbol: string | null;
+  /** The URL starts with something computed at run time: no path to match. */
+  dynamic?: true;
+}
+
+export interface ApiTarget {
+  repo: string;
+  method: string;
+  pattern: string;
+  file: string;
+  line: number;
+  handler: string;
+  /**
+   * 1: the same path; 0.9: through parameters; 0.8: the call's first segments taken as a prefix the
+   * route is mounted under from a setting; 0.7: a gateway prefix taken off the call; 0.6: one taken
+   * off the route (0.05 less each through parameters).
+   */
+  confidence: number;
+  how: string;
+}
+
+export interface ApiMap {
+  routes: Array<ApiRoute & { repo: string }>;
+  calls: Array<ApiCall & { repo: string; targets: ApiTarget[]; why: string | null }>;
+}
+
+/** How many leading segments a gateway prefix may have (`/api`, `/api/v1`). */
+const MAX_PREFIX = 2;
+
+/**
+ * The canonical form of a path or URL: scheme and host dropped, query and fragment dropped, lower
+ * case, no empty segments, every parameter (`:id`, `{id}`, `<int:id>`, `(?P<id>…)`, `${x}`, a
+ * number, a computed piece written `\0`) a `{}`.
+ */
+export function canonicalPattern(url: string): string {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/^\/\/[^/]*/, "").split(/[?#]/)[0]!;
+  const segments = path
+    .split("/")
+    .filter((s) => s !== "")
+    .map((s) => (/\u0000|^:\w+\??$|^\{[^}]*\}$|^<[^>]+>$|^\(\?P?<\w+>.*\)$|^\d+$|^\$\{.*\}$/.test(s) ? "{}" : s.toLowerCase()));
+  return `/${segments.join("/")}`;
+}
+
+/** Calls matched to routes across `repos`: for each call, its best match in each repository, or why there is none. */
+export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly ApiRoute[]; calls: readonly ApiCall[] }>): ApiMap {
+  const routes = repos.flatMap((r) => r.routes.map((route) => ({ ...route, repo: r.repo })));
+  const split = routes.map((r) => segmentsOf(r.pattern));
+  const calls = repos.flatMap((r) =>
+    r.calls.map((call) => {
+      if (call.dynamic) return { ...call, repo: r.repo, targets: [], why: "the URL is computed at run time (its start is not a constant of the code)" };
+      const want = segmentsOf(call.pattern);
+      // The best matches in each repository: a contract may be served by more than one backend.
+      const bestIn = new Map<string, ApiTarget[]>();
+      let pathOnly: string[] = [];
+      routes.forEach((route, i) => {
+        const match = matchPath(want, split[i]!, route.unknownPrefix !== undefined);
+        if (!match) return;
+        if (!methodMatches(call.method, route.method)) {
+          pathOnly.push(route.method);
+          return;
+        }
+        const target: ApiTarget = { repo: route.repo, method: route.method, pattern: route.pattern, file: route.file, line: route.line, handler: route.handler, confidence: match.confidence, how: match.how };
+        const best = bestIn.get(route.repo);
+        if (!best || target.confidence > best[0]!.confidence) bestIn.set(route.repo, [target]);
+        else if (target.confidence === best[0]!.confidence) best.push(target);
+      });
+      const best = [...bestIn.values()].flat().sort((a, b) => b.confidence - a.confidence);
+      pathOnly = [...new Set(pathOnly)];
+      const why = best.length > 0 ? null : pathOnly.length > 0 ? `no route for ${call.method} ${call.pattern} (it is served for ${pathOnly.join(", ")})` : routes.length === 0 ? "no routes in the scope" : `no route matches ${call.pattern}`;
+      return { ...call, repo: r.repo, targets: best, why };
+    }),
+  );
+  return { routes, calls };
+}
+
+function segmentsOf(pattern: string): string[] {
+  return pattern.split("/").filter((s) => s !== "");
+}
+
+function methodMatches(call: string, route: string): boolean {
+  return call === "*" || route === "*" || call === route;
+}
+
+/** Segment by segment; a route parameter takes any segment, a call's computed piece only a parameter. */
+function samePath(call: readonly string[], route: readonly string[]): "exact" | "template" | null {
+  if (call.length !== route.length) return null;
+  let template = false;
+  for (let i = 0; i < call.length; i++) {
+    if (call[i] === route[i]) {
+      if (call[i] === "{}") template = true;
+      continue;
+    }
+    if (route[i] === "{}") template = true;
+    else return null;
+  }
+  return template ? "template" : "exact";
+}
+
+function matchPath(call: readonly string[], route: readonly string[], routeHasUnknownPrefix: boolean): { confidence: number; how: string } | null {
+  const direct = samePath(call, route);
+  if (direct === "exact") return { confidence: 1, how: "same path" };
+  if (direct === "template") return { confidence: 0.9, how: "same path, through parameters" };
+  // Through parameters counts a little less than the same literal path: `/feed` over `/{}`.
+  const lessIfTemplate = (same: "exact" | "template", confidence: number): number => (same === "template" ? confidence - 0.05 : confidence);
+  for (let k = 1; k <= MAX_PREFIX && k < call.length; k++) {
+    const same = samePath(call.slice(k), route);
+    if (same) {
+      const prefix = `/${call.slice(0, k).join("/")}`;
+      return routeHasUnknownPrefix
+        ? { confidence: lessIfTemplate(same, 0.8), how: `the call's ${prefix} taken as the route's configured prefix` }
+        : { confidence: lessIfTemplate(same, 0.7), how: `gateway prefix ${prefix} taken off the call` };
+    }
+  }
+  for (let k = 1; k <= MAX_PREFIX && k < route.length; k++) {
+    const same = samePath(call, route.slice(k));
+    if (same) return { confidence: lessIfTemplate(same, 0.6), how: `prefix /${route.slice(0, k).join("/")} taken off the route` };
+  }
+  return null;
+}

@@ -1,0 +1,192 @@
+import type { ApiFacts, ImportInfo, Language, ParsedFile, UrlPart } from "../core/types.js";
+import type { IndexStore } from "../store/store.js";
+import { canonicalPattern, type ApiCall, type ApiRoute } from "./api-links.js";
+import { ModuleResolver } from "./modules.js";
+
+/** How deep router mounts are followed (`app.use('/api', api)`, `api.use(tags)`, …). */
+const MAX_MOUNT_DEPTH = 8;
+/** A prefix whose value the code does not say (a setting, an environment variable): kept by name. */
+const UNKNOWN = (name: string): string => `\u0001${name}\u0001`;
+
+interface FileFacts {
+  path: string;
+  language: Language;
+  parsed: ParsedFile;
+  api: ApiFacts;
+}
+
+/**
+ * The routes a repository serves and the HTTP requests it makes, from the facts its parse stored
+ * (indexing/parse/api-facts.ts): router mounts followed across files through their imports to full
+ * paths, URLs built from constants and wrappers resolved. Matching calls to routes is
+ * {@link linkApi}'s.
+ */
+export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: ApiCall[] } {
+  const files = new Map<string, FileFacts>();
+  const paths: string[] = [];
+  for (const record of store.allFiles()) {
+    paths.push(record.path);
+    if (record.skipped || !record.language) continue;
+    const parsed = store.parse.parsed(record.path);
+    if (parsed?.api) files.set(record.path, { path: record.path, language: record.language, parsed, api: parsed.api });
+  }
+  const resolver = new ModuleResolver(paths);
+
+  // Router identities are `file#name`; a mount makes one the child of another, under a prefix.
+  const parentsOf = new Map<string, Array<{ parent: string; prefix: string }>>();
+  for (const file of files.values()) {
+    for (const mount of file.api.mounts) {
+      const child = childIdentity(file, mount.child, files, resolver);
+      if (!child) continue;
+      const list = parentsOf.get(child) ?? parentsOf.set(child, []).get(child)!;
+      list.push({ parent: `${file.path}#${mount.parent}`, prefix: mount.prefix ? text(mount.prefix, file, files, resolver) : "" });
+    }
+  }
+  const prefixesOf = (identity: string, depth = 0, seen = new Set<string>()): string[] => {
+    const parents = parentsOf.get(identity);
+    if (!parents || depth >= MAX_MOUNT_DEPTH || seen.has(identity)) return [""];
+    const next = new Set(seen).add(identity);
+    return [...new Set(parents.flatMap((p) => prefixesOf(p.parent, depth + 1, next).map((above) => joinPaths(above, p.prefix))))];
+  };
+
+  const routes: ApiRoute[] = [];
+  const calls: ApiCall[] = [];
+  for (const file of [...files.values()].sort((a, b) => a.path.localeCompare(b.path))) {
+    for (const route of file.api.routes) {
+      const own = text(route.path, file, files, resolver);
+      for (const prefix of prefixesOf(`${file.path}#${route.router}`)) {
+        const full = joinPaths(prefix, own);
+        const { shown, unknownPrefix } = showUnknown(full);
+        routes.push({
+          method: route.method,
+          path: shown,
+          pattern: canonicalPattern(stripUnknown(full)),
+          file: file.path,
+          line: route.line,
+          handler: route.handler || enclosing(file.parsed, route.line) || "",
+          ...(unknownPrefix ? { unknownPrefix } : {}),
+        });
+      }
+    }
+    const wrappers = new Map(file.api.wrappers.map((w) => [w.name, w]));
+    for (const call of file.api.calls) {
+      const wrapper = wrappers.get(call.client) ?? importedWrapper(file, call.client, files, resolver);
+      if (!wrapper && call.client.includes(".") && !isDirectClient(call.client, file)) continue;
+      const url = wrapper ? wrapper.url.flatMap((p) => (typeof p === "object" && "ref" in p && p.ref === wrapper.param ? call.url : [p])) : call.url;
+      const written = text(url, file, files, resolver);
+      const dynamicStart = /^\u0000/.test(written) || /^\u0001/.test(written);
+      calls.push({
+        method: (wrapper?.method ?? call.method)?.toUpperCase() ?? "*",
+        url: written.replace(/\u0000/g, "{}").replace(/\u0001([^\u0001]*)\u0001/g, "{$1}"),
+        pattern: canonicalPattern(written),
+        file: file.path,
+        line: call.line,
+        symbol: enclosing(file.parsed, call.line),
+        ...(dynamicStart ? { dynamic: true } : {}),
+      });
+    }
+  }
+  return { routes, calls };
+}
+
+/** Whether a call's client (as written, `axios.get`-like) is a client itself rather than a wrapper's name. */
+function isDirectClient(client: string, file: FileFacts): boolean {
+  return !file.api.wrappers.some((w) => w.name === client) && /^(fetch|axios|ky|got|superagent|requests|httpx|aiohttp|(this\.)?http)/.test(client);
+}
+
+/** The identity of a mounted router as the mounting file names it: its own, or one it imports. */
+function childIdentity(file: FileFacts, child: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): string | null {
+  if (file.api.routers.includes(child)) return `${file.path}#${child}`;
+  const imported = importedName(file, child, resolver);
+  if (!imported) return null;
+  const target = files.get(imported.path);
+  const local = target?.api.exports[imported.name] ?? imported.name;
+  return `${imported.path}#${local}`;
+}
+
+/** A wrapper another file defines, called here through an import (`agent.get(…)`, `import { requests }`). */
+function importedWrapper(file: FileFacts, client: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): ApiFacts["wrappers"][number] | undefined {
+  const imported = importedName(file, client, resolver);
+  if (!imported) return undefined;
+  return files.get(imported.path)?.api.wrappers.find((w) => w.name === imported.name);
+}
+
+/**
+ * The file and name behind a local name (`tags`, `users.router`, `api_router`) through the file's
+ * imports: `import tags from './tags'` is `default` of that file, `from app.routes import users`
+ * then `users.router` is `router` of `app/routes/users.py`.
+ */
+function importedName(file: FileFacts, local: string, resolver: ModuleResolver): { path: string; name: string } | null {
+  const [head, ...rest] = local.split(".");
+  for (const imp of file.parsed.imports) {
+    const named = imp.names.find((n) => (n.alias || n.name) === head);
+    if (named) {
+      const target = moduleFile(file, imp, named.name, resolver);
+      if (target) return rest.length > 0 && target.isModule ? { path: target.path, name: rest.join(".") } : { path: target.path, name: rest.length > 0 ? rest.join(".") : named.name };
+    }
+    if (imp.alias === head && rest.length > 0) {
+      const target = resolver.resolve(file.path, file.language, imp)[0];
+      if (target) return { path: target, name: rest.join(".") };
+    }
+  }
+  return null;
+}
+
+function moduleFile(file: FileFacts, imp: ImportInfo, name: string, resolver: ModuleResolver): { path: string; isModule: boolean } | null {
+  if (file.language === "python") {
+    // `from pkg import sub` imports a submodule when there is one, else a name of the package.
+    const sub = resolver.pythonModule(file.path, `${imp.module}.${name}`)[0];
+    if (sub) return { path: sub, isModule: true };
+    const module = resolver.pythonModule(file.path, imp.module)[0];
+    return module ? { path: module, isModule: false } : null;
+  }
+  const target = resolver.resolve(file.path, file.language, imp)[0];
+  return target ? { path: target, isModule: false } : null;
+}
+
+/**
+ * A URL's parts as text: references to string constants of the file (or imported ones) resolved,
+ * anything else a parameter (`\0`) or, where it starts the URL, an unknown prefix kept by name.
+ */
+function text(parts: readonly UrlPart[], file: FileFacts, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): string {
+  return parts
+    .map((part, i) => {
+      if (typeof part === "string") return part;
+      if ("dyn" in part) return "\u0000";
+      const value = file.api.strings[part.ref] ?? importedString(file, part.ref, files, resolver);
+      if (value !== undefined) return value;
+      return i === 0 ? UNKNOWN(part.ref) : "\u0000";
+    })
+    .join("");
+}
+
+/** A string constant another file defines, imported here by name. */
+function importedString(file: FileFacts, name: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): string | undefined {
+  const imported = importedName(file, name, resolver);
+  return imported ? files.get(imported.path)?.api.strings[imported.name] : undefined;
+}
+
+function joinPaths(a: string, b: string): string {
+  if (a === "") return b;
+  if (b === "") return a;
+  return `${a.replace(/\/+$/, "")}/${b.replace(/^\/+/, "")}`;
+}
+
+function showUnknown(path: string): { shown: string; unknownPrefix?: string } {
+  const match = /^\u0001([^\u0001]*)\u0001/.exec(path);
+  const shown = path.replace(/\u0001([^\u0001]*)\u0001/g, "{$1}").replace(/\u0000/g, "{}");
+  return match ? { shown, unknownPrefix: match[1]! } : { shown };
+}
+
+function stripUnknown(path: string): string {
+  return path.replace(/\u0001[^\u0001]*\u0001/g, "");
+}
+
+/** The innermost function or class around a line, by qualified name. */
+function enclosing(parsed: ParsedFile, line: number): string | null {
+  let best: { name: string; span: number } | null = null;
+  for (const s of parsed.symbols) {
+    if (s.startLine <= line && line <= s.endLine && (!best || s.endLine - s.startLine < best.span)) best = { name: s.qualifiedName, span: s.endLine - s.startLine };
+  }
+  return best?.name ?? null;
+}
