@@ -2,6 +2,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { ContextSmithError } from "../core/errors.js";
+import { apiCommand } from "./commands/api-command.js";
 import { benchCommand } from "./commands/bench-command.js";
 import { contextCommand } from "./commands/context-command.js";
 import { callsCommand, impactCommand, overviewCommand, relatedCommand, symbolCommand } from "./commands/graph-commands.js";
@@ -37,6 +38,7 @@ export async function main(argv: string[]): Promise<number> {
       .command(impactCommand(io))
       .command(relatedCommand(io))
       .command(overviewCommand(io))
+      .command(apiCommand(io))
       .command(noteCommand(io))
       .command(repoCommand(io))
       .command(groupCommand(io))

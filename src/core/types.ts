@@ -83,6 +83,8 @@ export interface ApiFacts {
   calls: Array<{ client: string; method: string | null; url: UrlPart[]; line: number }>;
   /** Functions that forward their parameter `param` into a request: `requests.get = url => agent.get(ROOT + url)`. */
   wrappers: Array<{ name: string; method: string | null; url: UrlPart[]; param: string }>;
+  /** HTTP clients it makes (`api = axios.create({ baseURL })`), with the base URL each request starts with. */
+  instances: Record<string, UrlPart[]>;
   /** Module-level string constants. */
   strings: Record<string, string>;
   /** Exported name → local name (`default` → `router`). */

@@ -7,6 +7,8 @@ import { ModuleResolver } from "./modules.js";
 const MAX_MOUNT_DEPTH = 8;
 /** A prefix whose value the code does not say (a setting, an environment variable): kept by name. */
 const UNKNOWN = (name: string): string => `\u0001${name}\u0001`;
+/** Where a wrapper's parameter goes in its URL, until the call's URL is put there. */
+const PARAM = "\u0002";
 
 interface FileFacts {
   path: string;
@@ -68,12 +70,14 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
         });
       }
     }
-    const wrappers = new Map(file.api.wrappers.map((w) => [w.name, w]));
     for (const call of file.api.calls) {
-      const wrapper = wrappers.get(call.client) ?? importedWrapper(file, call.client, files, resolver);
-      if (!wrapper && call.client.includes(".") && !isDirectClient(call.client, file)) continue;
-      const url = wrapper ? wrapper.url.flatMap((p) => (typeof p === "object" && "ref" in p && p.ref === wrapper.param ? call.url : [p])) : call.url;
-      const written = text(url, file, files, resolver);
+      const own = file.api.wrappers.find((w) => w.name === call.client);
+      const wrapped = own ? { wrapper: own, in: file } : (importedWrapper(file, call.client, files, resolver) ?? importedInstance(file, call, files, resolver));
+      if (!wrapped && call.client.includes(".") && !isDirectClient(call.client, file)) continue;
+      const asCalled = text(call.url, file, files, resolver);
+      // A wrapper's own parts (its base URL) read in its file; the call's in the caller's.
+      const written = wrapped ? text(wrapped.wrapper.url.map((p) => (typeof p === "object" && "ref" in p && p.ref === wrapped.wrapper.param ? PARAM : p)), wrapped.in, files, resolver).replace(PARAM, asCalled) : asCalled;
+      const wrapper = wrapped?.wrapper;
       const dynamicStart = /^\u0000/.test(written) || /^\u0001/.test(written);
       calls.push({
         method: (wrapper?.method ?? call.method)?.toUpperCase() ?? "*",
@@ -105,10 +109,24 @@ function childIdentity(file: FileFacts, child: string, files: ReadonlyMap<string
 }
 
 /** A wrapper another file defines, called here through an import (`agent.get(…)`, `import { requests }`). */
-function importedWrapper(file: FileFacts, client: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): ApiFacts["wrappers"][number] | undefined {
+function importedWrapper(file: FileFacts, client: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): { wrapper: ApiFacts["wrappers"][number]; in: FileFacts } | undefined {
   const imported = importedName(file, client, resolver);
-  if (!imported) return undefined;
-  return files.get(imported.path)?.api.wrappers.find((w) => w.name === imported.name);
+  const target = imported && files.get(imported.path);
+  const wrapper = target?.api.wrappers.find((w) => w.name === imported!.name);
+  return wrapper && { wrapper, in: target! };
+}
+
+/**
+ * A client instance another file makes (`export const orders = axios.create({ baseURL })`), used
+ * here (`orders.delete(…)`): as a wrapper whose URL is its base URL, then the call's.
+ */
+function importedInstance(file: FileFacts, call: ApiFacts["calls"][number], files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): { wrapper: ApiFacts["wrappers"][number]; in: FileFacts } | undefined {
+  const dot = call.client.lastIndexOf(".");
+  if (dot < 0) return undefined;
+  const imported = importedName(file, call.client.slice(0, dot), resolver);
+  const target = imported && files.get(imported.path);
+  const base = target?.api.instances[imported!.name];
+  return base && { wrapper: { name: call.client, method: call.method, url: [...base, { ref: "\u0002" }], param: "\u0002" }, in: target! };
 }
 
 /**
@@ -122,7 +140,8 @@ function importedName(file: FileFacts, local: string, resolver: ModuleResolver):
     const named = imp.names.find((n) => (n.alias || n.name) === head);
     if (named) {
       const target = moduleFile(file, imp, named.name, resolver);
-      if (target) return rest.length > 0 && target.isModule ? { path: target.path, name: rest.join(".") } : { path: target.path, name: rest.length > 0 ? rest.join(".") : named.name };
+      // A submodule's name is its attribute (`users.router` → `router`); a name's is itself and its members (`apiClient.post`).
+      if (target) return { path: target.path, name: target.isModule && rest.length > 0 ? rest.join(".") : [named.name, ...rest].join(".") };
     }
     if (imp.alias === head && rest.length > 0) {
       const target = resolver.resolve(file.path, file.language, imp)[0];

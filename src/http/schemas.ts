@@ -262,3 +262,31 @@ export const ErrorResponse = z.object({
 });
 
 export const HealthResponse = z.object({ ok: z.literal(true), version: z.string(), repos: z.number().int(), mode: z.enum(["workspace", "repository"]) });
+
+const apiTarget = z.object({ repo: z.string(), method: z.string(), pattern: z.string(), file: z.string(), line: z.number().int(), handler: z.string(), confidence: z.number(), how: z.string() });
+export const ApiMapQuery = z.object({
+  repos: z.string().max(4000).optional().describe("Repositories, comma-separated (default: all)"),
+  groups: z.string().max(4000).optional().describe("Groups, comma-separated"),
+  expand: z.enum(["upstream", "downstream", "both"]).optional(),
+  expand_depth: z.coerce.number().int().min(0).max(10).optional(),
+  unmatched: z.enum(["true", "false", "1", "0"]).optional().describe("Only the calls that reach no route"),
+});
+export const ApiMapResponse = z.object({
+  routes: z.array(z.object({ repo: z.string(), method: z.string(), path: z.string(), pattern: z.string(), file: z.string(), line: z.number().int(), handler: z.string(), unknownPrefix: z.string().optional() })),
+  calls: z.array(
+    z.object({
+      repo: z.string(),
+      method: z.string(),
+      url: z.string(),
+      pattern: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      symbol: z.string().nullable(),
+      dynamic: z.literal(true).optional(),
+      targets: z.array(apiTarget),
+      why: z.string().nullable(),
+    }),
+  ),
+  scope: z.array(Provenance),
+  notices: z.array(z.string()),
+});

@@ -4,7 +4,7 @@ import type { WorkspaceSearchHit } from "../../workspace/types.js";
 import type { ApiContext } from "../context.js";
 import { Fifo } from "../fifo.js";
 import { route } from "../route.js";
-import { ContextRequest, ContextResponse, SearchRequest, SearchResponse } from "../schemas.js";
+import { ApiMapQuery, ApiMapResponse, ContextRequest, ContextResponse, SearchRequest, SearchResponse } from "../schemas.js";
 import type { z } from "zod";
 
 /** The longest chunk a search result carries, in lines. */
@@ -83,6 +83,21 @@ export function queryRoutes(ctx: ApiContext) {
           const { text, tokens, budget, files, repos, spans, scope, notes } = packed;
           return { text, tokens, budget, files, repos, spans, scope, notes, notices: packed.notices ?? [] };
         }),
+    }),
+    route({
+      method: "get",
+      path: "/api-map",
+      tag: "query",
+      summary: "The API contract map of the scope: routes served, HTTP calls made, and the handlers each call reaches in any repository (or why none), the contract of `ctxsmith api --json`",
+      query: ApiMapQuery,
+      response: ApiMapResponse,
+      async handler({ query, signal }) {
+        const list = (value: string | undefined) => value?.split(",").map((v) => v.trim()).filter((v) => v !== "");
+        const scope = scopeOf({ repos: list(query.repos), groups: list(query.groups), expand: query.expand, expand_depth: query.expand_depth });
+        const map = await ctx.workspace.apiMap(scope, { signal });
+        const unmatched = query.unmatched === "true" || query.unmatched === "1";
+        return { routes: unmatched ? [] : map.routes, calls: unmatched ? map.calls.filter((c) => c.targets.length === 0) : map.calls, scope: map.scope, notices: map.notices ?? [] };
+      },
     }),
   ];
 }

@@ -56,11 +56,11 @@ export function mentionsHttp(language: Language, source: string): boolean {
 
 /** The file's HTTP facts, or undefined when it has none. */
 export function extractApiFacts(language: Language, query: TSQuery, root: TSNode, imports: readonly ImportInfo[], lineOf: (offset: number) => number): ApiFacts | undefined {
-  const facts: ApiFacts = { routers: [], routes: [], mounts: [], calls: [], wrappers: [], strings: {}, exports: {} };
+  const facts: ApiFacts = { routers: [], routes: [], mounts: [], calls: [], wrappers: [], instances: {}, strings: {}, exports: {} };
   const matches = query.matches(root);
   if (language === "python") python(facts, matches, imports, lineOf);
   else javascript(facts, matches, imports, lineOf);
-  const empty = facts.routers.length + facts.routes.length + facts.mounts.length + facts.calls.length + facts.wrappers.length === 0;
+  const empty = facts.routers.length + facts.routes.length + facts.mounts.length + facts.calls.length + facts.wrappers.length + Object.keys(facts.instances).length === 0;
   return empty ? undefined : facts;
 }
 
@@ -75,6 +75,7 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
     for (const n of imp.names) clients.add(n.alias || n.name);
   }
   const routers = new Set<string>();
+  const bases = new Map<string, UrlPart[]>();
   // Declarations first: which names are routers, clients and constants.
   for (const m of matches) {
     const decl = cap(m, "decl");
@@ -83,7 +84,14 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
       const value = cap(m, "value")!;
       if (isModuleLevel(decl) && (value.type === "string" || (value.type === "template_string" && !value.text.includes("${")))) facts.strings[name] = value.text.slice(1, -1);
       if (chainRoot(value, routerMaker)) routers.add(name);
-      else if (value.type === "call_expression" && (mentionsClient(value, clients))) clients.add(name);
+      else if (value.type === "call_expression" && mentionsClient(value, clients)) {
+        clients.add(name);
+        // `axios.create({ baseURL })`: every request of the instance starts with it.
+        const config = argsOf(value.childForFieldName("arguments") ?? value)[0];
+        const base = config?.type === "object" ? pairValue(config, "baseURL") ?? pairValue(config, "prefixUrl") : undefined;
+        if (base && isUrlLike(base)) bases.set(name, urlParts(base));
+        if (isModuleLevel(decl)) facts.instances[name] = bases.get(name) ?? [];
+      }
       continue;
     }
     const exported = cap(m, "default") ?? cap(m, "rhs");
@@ -127,7 +135,10 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
       if (args.length === 0 || !isUrlLike(args[0]!)) continue;
       const client = obj.text;
       const direct = clients.has(client) || clients.has(client.split(".")[0]!) || /^(this\.)?http(Client)?$/.test(client);
-      request(facts, direct ? client : `${client}.${prop}`, method, urlParts(args[0]!), call, line);
+      const url = [...(bases.get(client) ?? []), ...urlParts(args[0]!)];
+      if (direct) request(facts, client, method, url, call, line);
+      // Perhaps a wrapper's call (`requests.get('/user')`): kept when the URL reads as one, resolved against wrappers later.
+      else if (typeof url[0] === "string" && /^(\/|https?:)/.test(url[0])) facts.calls.push({ client: `${client}.${prop}`, method, url, line });
     } else {
       const fn = cap(m, "fn")!.text;
       if (args.length === 0) continue;
@@ -313,7 +324,7 @@ function chainRoot(node: TSNode, isMaker: (callee: TSNode) => boolean): boolean 
     if (n.type !== "call_expression") return false;
     const fn = n.childForFieldName("function");
     if (!fn) return false;
-    if (fn.type !== "member_expression") return isMaker(fn);
+    if (fn.type !== "member_expression" || isMaker(fn)) return isMaker(fn);
     n = fn.childForFieldName("object");
   }
   return false;
@@ -348,7 +359,9 @@ function enclosingFunction(node: TSNode): { node: TSNode; name: string | null } 
   for (let depth = 0; n && depth < 64; depth++, n = n.parent) {
     if (!FUNCTIONS.has(n.type)) continue;
     const own = n.childForFieldName("name")?.text;
-    if (own) return { node: n, name: own };
+    // A method of an object literal is known by the object's name: `apiClient.post`.
+    const literal = n.type === "method_definition" && n.parent?.type === "object" && n.parent.parent?.type === "variable_declarator" ? n.parent.parent.childForFieldName("name")?.text : undefined;
+    if (own) return { node: n, name: literal ? `${literal}.${own}` : own };
     const holder = n.parent;
     if (holder?.type === "variable_declarator") return { node: n, name: holder.childForFieldName("name")?.text ?? null };
     if (holder?.type === "pair") {

@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Workspace } from "../../src/workspace/workspace.js";
+import { runCli } from "../helpers/cli.js";
+import { TempRepo } from "../helpers/repo.js";
+
+// A web client and two servers of one contract, indexed through the real pipeline.
+const web = TempRepo.create(
+  {
+    "src/api.ts": [
+      "import axios from 'axios';",
+      "export const API_ROOT = 'https://shop.example.com/api';",
+      "export const apiClient = {",
+      "  async post(url: string, body: unknown) {",
+      "    const r = await fetch(`${API_ROOT}${url}`, { method: 'POST', body: JSON.stringify(body) });",
+      "    return r.json();",
+      "  },",
+      "};",
+      "export const orders = axios.create({ baseURL: '/api/orders' });",
+      "",
+    ].join("\n"),
+    "src/login.ts": ["import { apiClient } from './api';", "export function submitLogin(email: string) {", "  return apiClient.post('/auth/login', { email });", "}", ""].join("\n"),
+    "src/orders.ts": [
+      "import { orders } from './api';",
+      "export const cancelOrder = (id: string) => orders.delete(`/${id}`);",
+      "export const listOrders = () => orders.get('/');",
+      "export const ping = () => fetch(`${location.origin}/ping`);",
+      "export const refund = (id: string) => fetch(`/api/refunds/${id}`, { method: 'PUT' });",
+      "",
+    ].join("\n"),
+  },
+  { git: true },
+);
+const node = TempRepo.create(
+  {
+    "src/auth.controller.ts": ["import { Router } from 'express';", "const router = Router();", "router.post('/auth/login', login);", "export default router;", "function login(req: any, res: any) { res.send(); }", ""].join("\n"),
+    "src/orders.controller.ts": ["import { Router } from 'express';", "const router = Router();", "router.get('/orders', listOrders);", "router.delete('/orders/:id', cancelOrder);", "export default router;", "function listOrders() {}", "function cancelOrder() {}", ""].join("\n"),
+    "src/routes.ts": ["import { Router } from 'express';", "import auth from './auth.controller';", "import orders from './orders.controller';", "const api = Router().use(auth).use(orders);", "export default Router().use('/api', api);", ""].join("\n"),
+    "src/main.ts": ["import express from 'express';", "import routes from './routes';", "const app = express();", "app.use(routes);", ""].join("\n"),
+  },
+  { git: true },
+);
+const python = TempRepo.create(
+  {
+    "app/routes/auth.py": ["from fastapi import APIRouter", "router = APIRouter()", "@router.post('/login')", "def login():", "    pass", ""].join("\n"),
+    "app/routes/api.py": ["from fastapi import APIRouter", "from app.routes import auth", "router = APIRouter()", "router.include_router(auth.router, prefix='/auth')", ""].join("\n"),
+    "app/main.py": ["from fastapi import FastAPI", "from app.routes.api import router as api_router", "app = FastAPI()", "app.include_router(api_router, prefix=settings.api_prefix)", ""].join("\n"),
+  },
+  { git: true },
+);
+const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-apimap-"));
+let ws: Workspace;
+
+beforeAll(async () => {
+  ws = new Workspace({ dataDir, engine: { jobs: 1, semantic: false } });
+  await ws.addRepo("web", web.root);
+  await ws.addRepo("node", node.root);
+  await ws.addRepo("py", python.root);
+});
+
+afterAll(async () => {
+  await ws?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  [web, node, python].forEach((r) => r.dispose());
+});
+
+describe("the API map across repositories (real index)", () => {
+  it("follows router mounts across files to full paths, in TypeScript and Python", async () => {
+    const map = await ws.apiMap({ all: true });
+    expect(map.routes.filter((r) => r.repo === "node").map((r) => `${r.method} ${r.path} ${r.handler}`)).toEqual(["POST /api/auth/login login", "GET /api/orders listOrders", "DELETE /api/orders/:id cancelOrder"]);
+    expect(map.routes.filter((r) => r.repo === "py").map((r) => [r.method, r.path, r.pattern, r.unknownPrefix, r.file, r.handler])).toEqual([
+      ["POST", "{settings.api_prefix}/auth/login", "/auth/login", "settings.api_prefix", "app/routes/auth.py", "login"],
+    ]);
+  });
+
+  it("links each call to the handlers that serve it, through a wrapper, an imported constant and an axios instance's baseURL; says why when it cannot", async () => {
+    const map = await ws.apiMap({ all: true });
+    const byLine = (file: string, line: number) => map.calls.find((c) => c.file === file && c.line === line) ?? expect.fail(`no call at ${file}:${line}: ${JSON.stringify(map.calls.map((c) => [c.file, c.line, c.url]))}`);
+    const login = byLine("src/login.ts", 3);
+    expect(login).toMatchObject({ repo: "web", method: "POST", url: "https://shop.example.com/api/auth/login", pattern: "/api/auth/login", symbol: "submitLogin" });
+    expect(login.targets.map((t) => [t.repo, t.file, t.line, t.handler, t.confidence])).toEqual([
+      ["node", "src/auth.controller.ts", 3, "login", 1],
+      ["py", "app/routes/auth.py", 3, "login", 0.8],
+    ]);
+    expect(byLine("src/orders.ts", 2).targets.map((t) => [t.repo, t.pattern, t.handler])).toEqual([["node", "/api/orders/{}", "cancelOrder"]]);
+    expect(byLine("src/orders.ts", 3).targets.map((t) => t.handler)).toEqual(["listOrders"]);
+    expect(byLine("src/orders.ts", 4)).toMatchObject({ targets: [], why: "the URL is computed at run time (its start is not a constant of the code)" });
+    expect(byLine("src/orders.ts", 5)).toMatchObject({ method: "PUT", targets: [], why: "no route matches /api/refunds/{}" });
+  });
+
+  it("ctxsmith api: the JSON contract, --unmatched, and the scope", () => {
+    const env = { CTXSMITH_DATA_DIR: dataDir };
+    const all = runCli(["api", "--all", "--json"], { env });
+    expect(all.status, all.stderr).toBe(0);
+    const map = JSON.parse(all.stdout) as { routes: Array<Record<string, unknown>>; calls: Array<Record<string, unknown> & { targets: Array<Record<string, unknown>> }> };
+    expect(Object.keys(map)).toEqual(["routes", "calls"]);
+    for (const key of ["repo", "method", "path", "pattern", "file", "line", "handler"]) expect(map.routes[0]).toHaveProperty(key);
+    for (const key of ["repo", "method", "url", "pattern", "file", "line", "symbol", "targets", "why"]) expect(map.calls[0]).toHaveProperty(key);
+    for (const key of ["repo", "method", "pattern", "file", "line", "handler", "confidence", "how"]) expect(map.calls.find((c) => c.targets.length > 0)!.targets[0]).toHaveProperty(key);
+    const unmatched = JSON.parse(runCli(["api", "--all", "--unmatched", "--json"], { env }).stdout) as typeof map;
+    expect(unmatched.routes).toEqual([]);
+    expect(unmatched.calls.map((c) => c.line)).toEqual([4, 5]);
+    // Only the client in scope: nothing to link to, and it says so.
+    const alone = runCli(["api", "--repo", "web"], { env });
+    expect(alone.stdout).toContain("✗ no routes in the scope");
+    // One repository without a workspace: the map within it.
+    const single = JSON.parse(runCli(["api", "--path", node.root, "--json"]).stdout) as typeof map;
+    expect(single.routes.map((r) => r.path)).toEqual(["/api/auth/login", "/api/orders", "/api/orders/:id"]);
+  });
+
+  it("an edit re-reads that file's routes: the map follows the index", async () => {
+    node.write({ "src/orders.controller.ts": ["import { Router } from 'express';", "const router = Router();", "router.get('/orders', listOrders);", "router.delete('/orders/:id', cancelOrder);", "router.put('/refunds/:id', refund);", "export default router;", "function listOrders() {}", "function cancelOrder() {}", "function refund() {}", ""].join("\n") });
+    await ws.sync(["node"]);
+    const map = await ws.apiMap({ all: true });
+    const refund = map.calls.find((c) => c.file === "src/orders.ts" && c.line === 5)!;
+    expect(refund.targets.map((t) => [t.repo, t.pattern, t.handler])).toEqual([["node", "/api/refunds/{}", "refund"]]);
+  });
+});
