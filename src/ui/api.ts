@@ -151,3 +151,20 @@ export function followJobs(onJob: (job: Job) => void): () => void {
   source.addEventListener("job", (event) => onJob(JSON.parse((event as MessageEvent<string>).data) as Job));
   return () => source.close();
 }
+
+export interface ApiMapResponse {
+  routes: Array<{ repo: string; method: string; path: string; pattern: string; file: string; line: number; handler: string; unknownPrefix?: string }>;
+  calls: Array<{
+    repo: string;
+    method: string;
+    url: string;
+    pattern: string;
+    file: string;
+    line: number;
+    symbol: string | null;
+    targets: Array<{ repo: string; method: string; pattern: string; file: string; line: number; handler: string; confidence: number; how: string }>;
+    why: string | null;
+  }>;
+  scope: Provenance[];
+  notices: string[];
+}

@@ -2,6 +2,7 @@ import { render } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { api, ApiError, followJobs, type Job, type Relations, type Repo } from "./api.js";
 import { ErrorBox } from "./badges.js";
+import { ApiView } from "./api-view.js";
 import { ContextView } from "./context-view.js";
 import { html } from "./html.js";
 import { Inspector, type InspectTarget } from "./inspector.js";
@@ -10,17 +11,18 @@ import { emptyScope, type ScopeState } from "./scope.js";
 import { SearchView } from "./search-view.js";
 import "./main.css";
 
-type Tab = "search" | "context" | "repos";
+type Tab = "search" | "context" | "api" | "repos";
 type Theme = "auto" | "light" | "dark";
 const TABS: Array<[Tab, string]> = [
   ["search", "Search"],
   ["context", "Context"],
+  ["api", "API map"],
   ["repos", "Repositories"],
 ];
 
 const tabOfHash = (): Tab => {
   const hash = location.hash.slice(1);
-  return hash === "context" || hash === "repos" ? hash : "search";
+  return hash === "context" || hash === "repos" || hash === "api" ? hash : "search";
 };
 
 function App() {
@@ -92,6 +94,7 @@ function App() {
       ${repos === null && !error && html`<p class="muted">Loading…</p>`}
       ${repos !== null && tab === "search" && html`<${SearchView} repos=${repos} groups=${groups} scope=${scope} onScope=${setScope} onInspect=${setInspect} onGoRepos=${() => go("repos")} />`}
       ${repos !== null && tab === "context" && html`<${ContextView} repos=${repos} groups=${groups} scope=${scope} onScope=${setScope} />`}
+      ${repos !== null && tab === "api" && html`<${ApiView} repos=${repos} groups=${groups} scope=${scope} onScope=${setScope} onInspect=${setInspect} />`}
       ${repos !== null && tab === "repos" && html`<${ReposView} repos=${repos} groups=${groups} relations=${relations} editable=${editable} jobs=${jobs} reload=${reload} />`}
     </main>
     ${inspect && html`<${Inspector} target=${inspect} onClose=${() => setInspect(null)} onOpen=${setInspect} />`}

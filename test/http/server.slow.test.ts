@@ -210,6 +210,17 @@ describe("serve --http: the REST API over a real socket", () => {
     expect(after.json.results[0].qualifiedName).toBe("loadProfile");
   });
 
+  it("answers the API map of a scope, with why a call reaches nothing", async () => {
+    const { status, json } = await http("GET", "/api/v1/api-map?repos=web,auth");
+    expect(status).toBe(200);
+    expect(json.scope.map((p: any) => p.repo)).toEqual(["web", "auth"]);
+    // Through the wrapper `apiClient.post` (its method, the caller's URL).
+    expect(json.calls).toContainEqual(
+      expect.objectContaining({ repo: "web", method: "POST", url: "/api/v1/auth/login", pattern: "/api/v1/auth/login", file: "src/login.ts", line: 5, symbol: "submitLogin", targets: [], why: "no routes in the scope" }),
+    );
+    expect((await http("GET", "/api/v1/api-map?unmatched=maybe")).status).toBe(400);
+  });
+
   it("reports the models and unloads them", async () => {
     const status = await http("GET", "/api/v1/models/status");
     expect(status.status).toBe(200);
@@ -296,6 +307,7 @@ describe("serve --http: app.request() and the socket answer alike", () => {
       ["POST", "/api/v1/search", { query: "user record", repos: ["schema"] }],
       ["POST", "/api/v1/context", { task: "check the password of a user record", budget: 600, repos: ["schema"] }],
       ["GET", "/api/v1/openapi.json"],
+      ["GET", "/api/v1/api-map?repos=web&unmatched=true"],
       ["GET", "/api/v1/repos/auth/files/etc/passwd"],
     ];
     for (const [method, path, body] of reads) {

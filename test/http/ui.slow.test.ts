@@ -15,6 +15,8 @@ const CHROMIUM = process.env.CTXSMITH_CHROMIUM ?? "/usr/bin/chromium";
 const SHOTS = process.env.CTXSMITH_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "ctxsmith-shots-"));
 
 const services = makeServices();
+// A server of the web client's login call, for the API map.
+const gateway = TempRepo.create({ "src/routes.ts": "import { Router } from 'express';\nconst router = Router();\nrouter.post('/api/v1/auth/login', login);\nexport default router;\nfunction login(req: unknown, res: unknown) {}\n" }, { git: true });
 const billing = TempRepo.create({ "billing/invoice.py": "def issue_invoice(order):\n    return {'total': order.total}\n" }, { git: true });
 const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-ui-"));
 const emptyDir = mkdtempSync(join(tmpdir(), "ctxsmith-ui-empty-"));
@@ -39,6 +41,7 @@ beforeAll(async () => {
   server = await serveHttp({ listen: "127.0.0.1:0", workspace: true, dataDir, log: () => undefined });
   const ws = server.ctx.workspace;
   for (const [name, repo] of Object.entries(services)) await ws.addRepo(name, repo.root);
+  await ws.addRepo("gateway", gateway.root);
   await ws.addRelation("web", "auth");
   await ws.addRelation("auth", "schema");
   await ws.createGroup("backend", ["auth", "schema"]);
@@ -54,7 +57,7 @@ afterAll(async () => {
   await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(emptyDir, { recursive: true, force: true });
-  [...Object.values(services), billing].forEach((r) => r.dispose());
+  [...Object.values(services), billing, gateway].forEach((r) => r.dispose());
 });
 
 describe("the web UI in headless Chromium", () => {
@@ -142,7 +145,7 @@ describe("the web UI in headless Chromium", () => {
   });
 
   it("draws the dependency graph and refuses a cycle in place", async () => {
-    expect(await page.locator("svg.graph .node").count()).toBe(4);
+    expect(await page.locator("svg.graph .node").count()).toBe(5);
     expect(await page.locator("svg.graph .edge").count()).toBe(2);
     await page.selectOption("select[aria-label='from']", "schema");
     await page.selectOption("select[aria-label='to']", "web");
@@ -151,6 +154,22 @@ describe("the web UI in headless Chromium", () => {
     await error.waitFor();
     expect(await error.textContent()).toContain("schema → web → auth → schema");
     expect(await page.locator("svg.graph .edge").count()).toBe(2);
+  });
+
+  it("the API map lists the client's call linked to the handler that serves it, and opens it", async () => {
+    await page.click("button.tab:text-is('API map')");
+    await page.click("button.chip.toggle:text-is('all')");
+    await page.selectOption("select:near(:text('Expand'))", "");
+    const row = page.locator("table.api-calls tr", { hasText: "/api/v1/auth/login" });
+    await row.waitFor();
+    expect(await row.locator("td").nth(1).textContent()).toContain("src/login.ts:5");
+    expect(await row.locator(".target").textContent()).toMatch(/gateway\s*login\s*same path · 1/);
+    await page.screenshot({ path: join(SHOTS, "api-map.png") });
+    await row.locator(".target a").click();
+    await page.waitForSelector(".drawer .code-line.hl");
+    expect(await page.locator(".drawer-title").textContent()).toBe("src/routes.ts");
+    expect(await page.locator(".drawer .code-line.hl").getAttribute("data-line")).toBe("3");
+    await page.keyboard.press("Escape");
   });
 
   it("has a dark theme and fits half a laptop screen", async () => {
