@@ -78,14 +78,16 @@ export interface ApiFacts {
   routers: string[];
   routes: Array<{ router: string; method: string; path: UrlPart[]; line: number; handler: string }>;
   /** `parent.use(prefix, child)`, `include_router(child, prefix=)`, `register_blueprint`; `child` as written (`tags`, `users.router`). */
-  mounts: Array<{ parent: string; prefix: UrlPart[] | null; child: string; line: number }>;
+  mounts: Array<{ parent: string; prefix: UrlPart[] | null; child: string; line: number; /** Flask's `url_prefix`: it replaces the child's own prefix. */ replaces?: true }>;
   /** Requests: the client as written (`fetch`, `axios`, `requests`, a wrapper's name), the method (null: not known), the URL. */
   calls: Array<{ client: string; method: string | null; url: UrlPart[]; line: number }>;
   /** Functions that forward their parameter `param` into a request: `requests.get = url => agent.get(ROOT + url)`. */
   wrappers: Array<{ name: string; method: string | null; url: UrlPart[]; param: string }>;
   /** HTTP clients it makes (`api = axios.create({ baseURL })`), with the base URL each request starts with. */
   instances: Record<string, UrlPart[]>;
-  /** Module-level string constants. */
+  /** A router's own prefix (`APIRouter(prefix=)`, `Blueprint(url_prefix=)`). */
+  prefixes: Record<string, UrlPart[]>;
+  /** Module-level string constants that may be URLs or pieces of one. */
   strings: Record<string, string>;
   /** Exported name → local name (`default` → `router`). */
   exports: Record<string, string>;

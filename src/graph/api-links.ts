@@ -31,6 +31,10 @@ export interface ApiCall {
   symbol: string | null;
   /** The URL starts with something computed at run time: no path to match. */
   dynamic?: true;
+  /** The URL starts with a base from configuration (`process.env.API`), kept by name; `pattern` is what follows it. */
+  base?: string;
+  /** The host an absolute URL names. */
+  host?: string;
 }
 
 export interface ApiTarget {
@@ -83,13 +87,16 @@ export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly Ap
       const bestIn = new Map<string, ApiTarget[]>();
       let pathOnly: string[] = [];
       routes.forEach((route, i) => {
-        const match = matchPath(want, split[i]!, route.unknownPrefix !== undefined);
-        if (!match) return;
+        const found = matchPath(want, split[i]!, route.unknownPrefix !== undefined);
+        if (!found) return;
+        // A base URL from configuration, or another host, is less sure than a path of this origin.
+        const doubt = call.base !== undefined ? { by: 0.1, note: `, after the base URL {${call.base}}` } : call.host ? { by: 0.1, note: `, on host ${call.host}` } : null;
+        const match = doubt ? { confidence: found.confidence - doubt.by, how: `${found.how}${doubt.note}` } : found;
         if (!methodMatches(call.method, route.method)) {
           pathOnly.push(route.method);
           return;
         }
-        const target: ApiTarget = { repo: route.repo, method: route.method, pattern: route.pattern, file: route.file, line: route.line, handler: route.handler, confidence: match.confidence, how: match.how };
+        const target: ApiTarget = { repo: route.repo, method: route.method, pattern: route.pattern, file: route.file, line: route.line, handler: route.handler, confidence: Math.round(match.confidence * 100) / 100, how: match.how };
         const best = bestIn.get(route.repo);
         if (!best || target.confidence > best[0]!.confidence) bestIn.set(route.repo, [target]);
         else if (target.confidence === best[0]!.confidence) best.push(target);
@@ -111,18 +118,24 @@ function methodMatches(call: string, route: string): boolean {
   return call === "*" || route === "*" || call === route;
 }
 
-/** Segment by segment; a route parameter takes any segment, a call's computed piece only a parameter. */
+/**
+ * Segment by segment; a route parameter takes any segment, a call's computed piece only a
+ * parameter. At least one literal segment must be the same: `/{}` is not a match for every call.
+ */
 function samePath(call: readonly string[], route: readonly string[]): "exact" | "template" | null {
   if (call.length !== route.length) return null;
   let template = false;
+  let literal = call.length === 0;
   for (let i = 0; i < call.length; i++) {
     if (call[i] === route[i]) {
       if (call[i] === "{}") template = true;
+      else literal = true;
       continue;
     }
     if (route[i] === "{}") template = true;
     else return null;
   }
+  if (!literal) return null;
   return template ? "template" : "exact";
 }
 

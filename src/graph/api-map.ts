@@ -35,20 +35,33 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
   const resolver = new ModuleResolver(paths);
 
   // Router identities are `file#name`; a mount makes one the child of another, under a prefix.
-  const parentsOf = new Map<string, Array<{ parent: string; prefix: string }>>();
+  const parentsOf = new Map<string, Array<{ parent: string; prefix: string; replaces: boolean }>>();
   for (const file of files.values()) {
     for (const mount of file.api.mounts) {
       const child = childIdentity(file, mount.child, files, resolver);
       if (!child) continue;
       const list = parentsOf.get(child) ?? parentsOf.set(child, []).get(child)!;
-      list.push({ parent: `${file.path}#${mount.parent}`, prefix: mount.prefix ? text(mount.prefix, file, files, resolver) : "" });
+      list.push({ parent: `${file.path}#${mount.parent}`, prefix: mount.prefix ? text(mount.prefix, file, files, resolver) : "", replaces: mount.replaces === true });
     }
   }
-  const prefixesOf = (identity: string, depth = 0, seen = new Set<string>()): string[] => {
+  // Each router's full prefixes, once: `replaced` where the mount replaced the router's own prefix.
+  const memo = new Map<string, Array<{ prefix: string; replaced: boolean }>>();
+  const prefixesOf = (identity: string, depth = 0, seen = new Set<string>()): Array<{ prefix: string; replaced: boolean }> => {
+    const known = memo.get(identity);
+    if (known) return known;
     const parents = parentsOf.get(identity);
-    if (!parents || depth >= MAX_MOUNT_DEPTH || seen.has(identity)) return [""];
+    if (!parents || depth >= MAX_MOUNT_DEPTH || seen.has(identity)) return [{ prefix: "", replaced: false }];
     const next = new Set(seen).add(identity);
-    return [...new Set(parents.flatMap((p) => prefixesOf(p.parent, depth + 1, next).map((above) => joinPaths(above, p.prefix))))];
+    const found = new Map<string, { prefix: string; replaced: boolean }>();
+    for (const p of parents) {
+      for (const above of prefixesOf(p.parent, depth + 1, next)) {
+        const prefix = joinPaths(above.prefix, p.prefix);
+        found.set(`${prefix}\0${p.replaces}`, { prefix, replaced: p.replaces });
+      }
+    }
+    const result = [...found.values()];
+    if (depth === 0) memo.set(identity, result);
+    return result;
   };
 
   const routes: ApiRoute[] = [];
@@ -56,16 +69,17 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
   for (const file of [...files.values()].sort((a, b) => a.path.localeCompare(b.path))) {
     for (const route of file.api.routes) {
       const own = text(route.path, file, files, resolver);
-      for (const prefix of prefixesOf(`${file.path}#${route.router}`)) {
-        const full = joinPaths(prefix, own);
+      const ownPrefix = file.api.prefixes[route.router] ? text(file.api.prefixes[route.router]!, file, files, resolver) : "";
+      for (const { prefix, replaced } of prefixesOf(`${file.path}#${route.router}`)) {
+        const full = joinPaths(joinPaths(prefix, replaced ? "" : ownPrefix), own);
         const { shown, unknownPrefix } = showUnknown(full);
         routes.push({
           method: route.method,
           path: shown,
-          pattern: canonicalPattern(stripUnknown(full)),
+          pattern: canonicalPattern(unknownAsParameter(full)),
           file: file.path,
           line: route.line,
-          handler: route.handler || enclosing(file.parsed, route.line) || "",
+          handler: route.handler,
           ...(unknownPrefix ? { unknownPrefix } : {}),
         });
       }
@@ -78,15 +92,20 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
       // A wrapper's own parts (its base URL) read in its file; the call's in the caller's.
       const written = wrapped ? text(wrapped.wrapper.url.map((p) => (typeof p === "object" && "ref" in p && p.ref === wrapped.wrapper.param ? PARAM : p)), wrapped.in, files, resolver).replace(PARAM, asCalled) : asCalled;
       const wrapper = wrapped?.wrapper;
-      const dynamicStart = /^\u0000/.test(written) || /^\u0001/.test(written);
+      // A base URL from configuration (`${process.env.API}/users`) is kept by name; the path after it is matched.
+      const base = /^\u0001([^\u0001]*)\u0001/.exec(written)?.[1];
+      const path = base === undefined ? written : written.slice(base.length + 2);
+      const host = /^[a-z][a-z0-9+.-]*:\/\/([^/]+)/i.exec(path)?.[1]?.toLowerCase();
       calls.push({
         method: (wrapper?.method ?? call.method)?.toUpperCase() ?? "*",
         url: written.replace(/\u0000/g, "{}").replace(/\u0001([^\u0001]*)\u0001/g, "{$1}"),
-        pattern: canonicalPattern(written),
+        pattern: canonicalPattern(path.replace(/\u0001[^\u0001]*\u0001/g, "\u0000")),
         file: file.path,
         line: call.line,
         symbol: enclosing(file.parsed, call.line),
-        ...(dynamicStart ? { dynamic: true } : {}),
+        ...(base !== undefined ? { base } : {}),
+        ...(host ? { host } : {}),
+        ...(/^\u0000/.test(path) ? { dynamic: true as const } : {}),
       });
     }
   }
@@ -95,12 +114,17 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
 
 /** Whether a call's client (as written, `axios.get`-like) is a client itself rather than a wrapper's name. */
 function isDirectClient(client: string, file: FileFacts): boolean {
-  return !file.api.wrappers.some((w) => w.name === client) && /^(fetch|axios|ky|got|superagent|requests|httpx|aiohttp|(this\.)?http)/.test(client);
+  return !file.api.wrappers.some((w) => w.name === client) && /^(fetch|axios|ky|got|superagent|requests|httpx|aiohttp|(this\.)?http(Client)?)(\.[A-Za-z_$][\w$]*)?$/.test(client);
 }
 
 /** The identity of a mounted router as the mounting file names it: its own, or one it imports. */
 function childIdentity(file: FileFacts, child: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): string | null {
   if (file.api.routers.includes(child)) return `${file.path}#${child}`;
+  const required = /^require\((['"])(.+)\1\)$/.exec(child)?.[2];
+  if (required) {
+    const target = resolver.resolve(file.path, file.language, { module: required, names: [], alias: "", kind: "require", line: 0 })[0];
+    return target ? `${target}#${files.get(target)?.api.exports.default ?? "default"}` : null;
+  }
   const imported = importedName(file, child, resolver);
   if (!imported) return null;
   const target = files.get(imported.path);
@@ -143,9 +167,11 @@ function importedName(file: FileFacts, local: string, resolver: ModuleResolver):
       // A submodule's name is its attribute (`users.router` → `router`); a name's is itself and its members (`apiClient.post`).
       if (target) return { path: target.path, name: target.isModule && rest.length > 0 ? rest.join(".") : [named.name, ...rest].join(".") };
     }
-    if (imp.alias === head && rest.length > 0) {
+    if (imp.alias === head) {
+      // `import * as api` then `api.router`; `const users = require('./users')` is its module's export.
       const target = resolver.resolve(file.path, file.language, imp)[0];
-      if (target) return { path: target, name: rest.join(".") };
+      if (target && rest.length > 0) return { path: target, name: rest.join(".") };
+      if (target && imp.kind === "require") return { path: target, name: "default" };
     }
   }
   return null;
@@ -154,7 +180,8 @@ function importedName(file: FileFacts, local: string, resolver: ModuleResolver):
 function moduleFile(file: FileFacts, imp: ImportInfo, name: string, resolver: ModuleResolver): { path: string; isModule: boolean } | null {
   if (file.language === "python") {
     // `from pkg import sub` imports a submodule when there is one, else a name of the package.
-    const sub = resolver.pythonModule(file.path, `${imp.module}.${name}`)[0];
+    // `from . import users`: the module is `.`, the submodule `.users`.
+    const sub = resolver.pythonModule(file.path, imp.module.endsWith(".") ? `${imp.module}${name}` : `${imp.module}.${name}`)[0];
     if (sub) return { path: sub, isModule: true };
     const module = resolver.pythonModule(file.path, imp.module)[0];
     return module ? { path: module, isModule: false } : null;
@@ -197,8 +224,9 @@ function showUnknown(path: string): { shown: string; unknownPrefix?: string } {
   return match ? { shown, unknownPrefix: match[1]! } : { shown };
 }
 
-function stripUnknown(path: string): string {
-  return path.replace(/\u0001[^\u0001]*\u0001/g, "");
+/** The path with a leading unknown prefix taken off and any other unknown a parameter. */
+function unknownAsParameter(path: string): string {
+  return path.replace(/^\u0001[^\u0001]*\u0001/, "").replace(/\u0001[^\u0001]*\u0001/g, "\u0000");
 }
 
 /** The innermost function or class around a line, by qualified name. */

@@ -283,6 +283,8 @@ export const ApiMapResponse = z.object({
       line: z.number().int(),
       symbol: z.string().nullable(),
       dynamic: z.literal(true).optional(),
+      base: z.string().optional().describe("A base URL from configuration the URL starts with, by name"),
+      host: z.string().optional(),
       targets: z.array(apiTarget),
       why: z.string().nullable(),
     }),

@@ -48,7 +48,7 @@ export function ApiView(props: { repos: Repo[]; groups: Record<string, string[]>
       <table class="api-calls">
         <thead><tr><th>Call</th><th>From</th><th>Reaches</th></tr></thead>
         <tbody>${map.calls.map(
-          (c) => html`<tr key=${`${c.repo}:${c.file}:${c.line}:${c.url}`} class=${c.targets.length === 0 ? "unmatched" : ""}>
+          (c, i) => html`<tr key=${`${i}:${c.repo}:${c.file}:${c.line}`} class=${c.targets.length === 0 ? "unmatched" : ""}>
             <td><span class="badge">${c.method}</span> <code>${c.pattern}</code></td>
             <td><span class="repo-tag">${c.repo}</span> <a href="#" onClick=${(e: Event) => (e.preventDefault(), open(c.repo, c.file, c.line))}>${c.file}:${c.line}</a>${c.symbol ? html` <span class="muted">in ${c.symbol}</span>` : null}</td>
             <td>${c.targets.length === 0
@@ -59,6 +59,6 @@ export function ApiView(props: { repos: Repo[]; groups: Record<string, string[]>
       </table>
       ${!unmatched &&
       html`<h3><button type="button" class="link" aria-expanded=${showRoutes} onClick=${() => setShowRoutes(!showRoutes)}>${showRoutes ? "▾" : "▸"} Routes (${map.routes.length})</button></h3>
-        ${showRoutes && html`<table class="api-routes"><tbody>${map.routes.map((r) => html`<tr key=${`${r.repo}:${r.file}:${r.line}:${r.method}`}><td><span class="badge">${r.method}</span> <code>${r.path}</code></td><td><span class="repo-tag">${r.repo}</span> <a href="#" onClick=${(e: Event) => (e.preventDefault(), open(r.repo, r.file, r.line))}>${r.handler || `${r.file}:${r.line}`}</a></td></tr>`)}</tbody></table>`}`}`}
+        ${showRoutes && html`<table class="api-routes"><tbody>${map.routes.map((r, i) => html`<tr key=${`${i}:${r.repo}:${r.file}:${r.line}`}><td><span class="badge">${r.method}</span> <code>${r.path}</code></td><td><span class="repo-tag">${r.repo}</span> <a href="#" onClick=${(e: Event) => (e.preventDefault(), open(r.repo, r.file, r.line))}>${r.handler || `${r.file}:${r.line}`}</a></td></tr>`)}</tbody></table>`}`}`}
   </section>`;
 }

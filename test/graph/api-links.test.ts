@@ -31,6 +31,16 @@ describe("the API contract map", () => {
     expect(map.routes.map((r) => r.repo)).toEqual(["express", "express", "express", "express", "express", "fastapi", "fastapi"]);
   });
 
+  it("never links through parameters alone, and doubts another host or a configured base", () => {
+    const map = linkApi([
+      { repo: "web", routes: [], calls: [call("GET", "/login"), call("POST", "/health"), call("GET", "https://api.github.com/users/octocat", { host: "api.github.com" }), call("GET", "/users/x", { base: "process.env.API" })] },
+      { repo: "api", routes: [route("GET", "/api/users/:id"), route("POST", "/api/v1/:thing"), route("GET", "/:slug")], calls: [] },
+    ]);
+    expect(map.calls.map((c) => c.why)).toEqual(["no route matches /login", "no route matches /health", null, null]);
+    expect(map.calls[2]!.targets.map((t) => [t.pattern, t.confidence, t.how])).toEqual([["/api/users/{}", 0.45, "prefix /api taken off the route, on host api.github.com"]]);
+    expect(map.calls[3]!.targets.map((t) => [t.pattern, t.confidence])).toEqual([["/api/users/{}", 0.45]]);
+  });
+
   it("says why a call links nowhere", () => {
     const map = linkApi([{ repo: "web", routes: [route("GET", "/a")], calls: [call("GET", "/b"), call("*", "\u0001base\u0001/x", { dynamic: true }), call("*", "/a")] }]);
     expect(map.calls.map((c) => c.why)).toEqual(["no route matches /b", "the URL is computed at run time (its start is not a constant of the code)", null]);

@@ -1,6 +1,10 @@
 import type { ApiFacts, ImportInfo, Language, UrlPart } from "../../core/types.js";
 import type { TSNode, TSQuery } from "./grammars.js";
 
+const MAX_CLIENT = 80;
+/** Constants longer than this are not URLs worth keeping. */
+const MAX_STRING = 512;
+
 /**
  * What a file says about HTTP (see {@link ApiFacts}), read from its tree with one query per
  * language. Only the shapes below are read, as they are written; resolving names across files and
@@ -13,30 +17,10 @@ import type { TSNode, TSQuery } from "./grammars.js";
  *   prefixes (`APIRouter(prefix=)`, `Blueprint(url_prefix=)`), `include_router` /
  *   `register_blueprint` prefixes; requests through requests / httpx.
  */
-export const API_QUERIES: Partial<Record<Language, string>> = {
-  javascript: jsQuery(),
-  typescript: jsQuery(),
-  tsx: jsQuery(),
-  python: `
-(decorated_definition (decorator (call function: (attribute object: (identifier) @obj attribute: (identifier) @prop) arguments: (argument_list) @args)) definition: (function_definition name: (identifier) @handler) (#match? @prop "^(get|post|put|patch|delete|head|options|route|api_route)$")) @route
-(call function: (attribute object: (_) @obj attribute: (identifier) @prop) arguments: (argument_list) @args (#match? @prop "^(include_router|register_blueprint|get|post|put|patch|delete|head|options|request)$")) @mcall
-(module (expression_statement (assignment left: (identifier) @var right: (_) @value))) @assign
-`,
-};
-
-function jsQuery(): string {
-  return `
-(call_expression function: (member_expression object: (_) @obj property: (property_identifier) @prop) arguments: (arguments) @args (#match? @prop "^(get|post|put|patch|delete|del|all|head|options|use|request)$")) @mcall
-(call_expression function: (identifier) @fn arguments: (arguments) @args (#match? @fn "^(fetch|axios|ky|got|superagent)$")) @fcall
-(variable_declarator name: (identifier) @var value: (_) @value) @decl
-(export_statement value: (_) @default) @export
-(assignment_expression left: (member_expression object: (identifier) @m property: (property_identifier) @p) right: (_) @rhs (#eq? @m "module") (#eq? @p "exports")) @cjs
-`;
-}
-
 /** Whether a file may say anything about HTTP: the query runs only where it can find something. */
 const MENTIONS: Partial<Record<Language, RegExp>> = {
-  javascript: /\b(fetch|axios|superagent|ky|got|Router|express|Hono|fastify|\.(get|post|put|patch|delete|del|use)\()/,
+  // A client or framework by name, a router's or app's route, or a method call on a literal URL (a wrapper's call).
+  javascript: /\bfetch\(|['"](axios|superagent|superagent-promise|ky|got|express|hono|fastify|koa-router|@koa\/router|@angular\/common\/http)['"]|\b(app|router|api|server)\.(get|post|put|patch|delete|all|use|route)\(|\.(get|post|put|patch|delete|del)\(\s*['"`]/,
   python: /\b(APIRouter|FastAPI|Blueprint|Flask|include_router|register_blueprint|requests|httpx|\.route\()/,
 };
 MENTIONS.typescript = MENTIONS.javascript;
@@ -44,7 +28,7 @@ MENTIONS.tsx = MENTIONS.javascript;
 
 const METHODS: Record<string, string> = { get: "GET", post: "POST", put: "PUT", patch: "PATCH", delete: "DELETE", del: "DELETE", head: "HEAD", options: "OPTIONS", all: "*", route: "GET", api_route: "GET", request: "*" };
 const JS_CLIENT_PACKAGES = /^(axios|superagent|superagent-promise|ky|got|node-fetch|cross-fetch|isomorphic-fetch|redaxios)$/;
-const JS_ROUTER_MAKERS = /^(express|(express\.)?Router|Hono|Koa|KoaRouter|fastify|Fastify|(new\s+)?(Router|Hono|KoaRouter))$/;
+const JS_ROUTER_MAKERS = /^(express|(express\.)?Router|require\(['"]express['"]\)\.Router|Hono|KoaRouter|fastify|Fastify)$/;
 const PY_ROUTER_MAKERS = /^(FastAPI|APIRouter|Flask|Blueprint|(fastapi|flask)\.(FastAPI|APIRouter|Flask|Blueprint))$/;
 const PY_CLIENTS = /^(requests|httpx|aiohttp)$/;
 const FUNCTIONS = new Set(["arrow_function", "function_expression", "function_declaration", "function", "method_definition", "function_definition", "generator_function_declaration"]);
@@ -56,7 +40,7 @@ export function mentionsHttp(language: Language, source: string): boolean {
 
 /** The file's HTTP facts, or undefined when it has none. */
 export function extractApiFacts(language: Language, query: TSQuery, root: TSNode, imports: readonly ImportInfo[], lineOf: (offset: number) => number): ApiFacts | undefined {
-  const facts: ApiFacts = { routers: [], routes: [], mounts: [], calls: [], wrappers: [], instances: {}, strings: {}, exports: {} };
+  const facts: ApiFacts = { routers: [], routes: [], mounts: [], calls: [], wrappers: [], instances: {}, prefixes: {}, strings: {}, exports: {} };
   const matches = query.matches(root);
   if (language === "python") python(facts, matches, imports, lineOf);
   else javascript(facts, matches, imports, lineOf);
@@ -82,7 +66,7 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
     if (decl) {
       const name = cap(m, "var")!.text;
       const value = cap(m, "value")!;
-      if (isModuleLevel(decl) && (value.type === "string" || (value.type === "template_string" && !value.text.includes("${")))) facts.strings[name] = value.text.slice(1, -1);
+      if ((value.type === "string" || (value.type === "template_string" && !value.text.includes("${"))) && isUrlText(value.text.slice(1, -1))) facts.strings[name] = value.text.slice(1, -1);
       if (chainRoot(value, routerMaker)) routers.add(name);
       else if (value.type === "call_expression" && mentionsClient(value, clients)) {
         clients.add(name);
@@ -90,7 +74,7 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
         const config = argsOf(value.childForFieldName("arguments") ?? value)[0];
         const base = config?.type === "object" ? pairValue(config, "baseURL") ?? pairValue(config, "prefixUrl") : undefined;
         if (base && isUrlLike(base)) bases.set(name, urlParts(base));
-        if (isModuleLevel(decl)) facts.instances[name] = bases.get(name) ?? [];
+        facts.instances[name] = bases.get(name) ?? [];
       }
       continue;
     }
@@ -105,6 +89,8 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
   }
   const routerOf = (node: TSNode): string | null => {
     if (node.type === "identifier") return routers.has(node.text) || node.text === "app" || node.text === "router" ? node.text : null;
+    // `this.router` in a class controller.
+    if (node.type === "member_expression") return /^this\.(router|app)$/.test(node.text) ? node.text : null;
     if (!chainRoot(node, routerMaker)) return null;
     return holderOf(node);
   };
@@ -123,17 +109,27 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
         if (!router || args.length === 0) continue;
         const last = args[args.length - 1]!;
         const prefix = args.length >= 2 && isUrlLike(args[0]!) ? urlParts(args[0]!) : null;
+        // `app.use('/api', require('./routes'))`: the module's export.
+        const required = last.type === "call_expression" && last.childForFieldName("function")?.text === "require" ? argsOf(last.childForFieldName("arguments") ?? last)[0] : undefined;
         if (last.type === "identifier" || last.type === "member_expression") facts.mounts.push({ parent: router, prefix, child: last.text, line });
+        else if (required?.type === "string") facts.mounts.push({ parent: router, prefix, child: `require(${required.text})`, line });
         continue;
       }
       const method = METHODS[prop]!;
+      // `router.route('/x').get(h).post(h2)`: the path is the route() call's, down the chain.
+      const routed = routeCall(obj, routerOf);
+      if (routed && args.length >= 1) {
+        const handler = args[args.length - 1]!;
+        facts.routes.push({ router: routed.router, method, path: urlParts(routed.path), line, handler: handler.type === "identifier" || handler.type === "member_expression" ? handler.text : "" });
+        continue;
+      }
       if (router && args.length >= 2 && isUrlLike(args[0]!)) {
         const handler = args[args.length - 1]!;
         facts.routes.push({ router, method, path: urlParts(args[0]!), line, handler: handler.type === "identifier" || handler.type === "member_expression" ? handler.text : "" });
         continue;
       }
       if (args.length === 0 || !isUrlLike(args[0]!)) continue;
-      const client = obj.text;
+      const client = obj.text.slice(0, MAX_CLIENT);
       const direct = clients.has(client) || clients.has(client.split(".")[0]!) || /^(this\.)?http(Client)?$/.test(client);
       const url = [...(bases.get(client) ?? []), ...urlParts(args[0]!)];
       if (direct) request(facts, client, method, url, call, line);
@@ -142,8 +138,15 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
     } else {
       const fn = cap(m, "fn")!.text;
       if (args.length === 0) continue;
+      // `superagent('GET', url)`: the method first.
+      if (args.length >= 2 && args[0]!.type === "string" && /^(get|post|put|patch|delete|head|options)$/i.test(args[0]!.text.slice(1, -1))) {
+        if (isUrlLike(args[1]!)) request(facts, fn, args[0]!.text.slice(1, -1).toUpperCase(), urlParts(args[1]!), call, line);
+        continue;
+      }
       const options = args[1]?.type === "object" ? args[1] : args[0]!.type === "object" ? args[0] : undefined;
-      const method = stringPair(options, "method")?.toUpperCase() ?? (fn === "fetch" ? "GET" : null);
+      // Options the code builds elsewhere may set any method: unknown, not GET.
+      const opaque = args.length >= 2 && args[1]!.type !== "object";
+      const method = stringPair(options, "method")?.toUpperCase() ?? (opaque || (options && pairValue(options, "method")) ? null : "GET");
       const url = args[0]!.type === "object" ? pairValue(args[0]!, "url") : args[0]!;
       if (!url || !isUrlLike(url)) continue;
       request(facts, fn, method, urlParts(url), call, line);
@@ -161,9 +164,11 @@ function request(facts: ApiFacts, client: string, method: string | null, url: Ur
   const fn = enclosingFunction(call);
   if (fn) {
     const params = paramNames(fn.node);
-    const firstLiteral = url.findIndex((p) => typeof p === "string" || "dyn" in p);
-    const head = firstLiteral < 0 ? url : url.slice(0, firstLiteral);
-    const param = head.find((p): p is { ref: string } => typeof p === "object" && "ref" in p && params.includes(p.ref));
+    const at = url.findIndex((p) => typeof p === "object" && "ref" in p && params.includes(p.ref));
+    const before = at > 0 ? url[at - 1]! : null;
+    // Forwarded when only names come before it, or text that does not end a segment (`/api${path}`).
+    const forwarded = at >= 0 && url.slice(0, at).every((p) => typeof p === "object" && "ref" in p || typeof p === "string") && (before === null || typeof before === "object" || !before.endsWith("/"));
+    const param = forwarded ? (url[at] as { ref: string }) : null;
     if (param && fn.name) {
       facts.wrappers.push({ name: fn.name, method, url, param: param.ref });
       return;
@@ -180,18 +185,17 @@ function python(facts: ApiFacts, matches: Matches, imports: readonly ImportInfo[
       for (const n of imp.names) clients.add(n.alias || n.name);
     }
   }
-  const ownPrefix = new Map<string, UrlPart[]>();
   for (const m of matches) {
     if (!cap(m, "assign")) continue;
     const name = cap(m, "var")!.text;
     const value = cap(m, "value")!;
-    if (value.type === "string" && !value.text.startsWith("f")) facts.strings[name] = pyString(value.text);
+    if (value.type === "string" && !/^[A-Za-z]*f/i.test(value.text) && isUrlText(pyString(value.text))) facts.strings[name] = pyString(value.text);
     if (value.type === "call") {
       const callee = value.childForFieldName("function")?.text ?? "";
       if (PY_ROUTER_MAKERS.test(callee)) {
         facts.routers.push(name);
         const prefix = keyword(value, callee.endsWith("Blueprint") ? "url_prefix" : "prefix");
-        if (prefix) ownPrefix.set(name, pyUrlParts(prefix));
+        if (prefix) facts.prefixes[name] = pyUrlParts(prefix);
       } else if (clients.has(callee.split(".")[0]!)) clients.add(name);
     }
   }
@@ -206,7 +210,7 @@ function python(facts: ApiFacts, matches: Matches, imports: readonly ImportInfo[
     if (route) {
       if (args.length === 0 || !isPyUrlLike(args[0]!)) continue;
       const handler = cap(m, "handler")!.text;
-      const path = [...(ownPrefix.get(obj) ?? []), ...pyUrlParts(args[0]!)];
+      const path = pyUrlParts(args[0]!);
       const methods = prop === "route" || prop === "api_route" ? listOfStrings(keywordIn(argList, "methods")) : [];
       for (const method of methods.length > 0 ? methods.map((x) => x.toUpperCase()) : [METHODS[prop]!]) facts.routes.push({ router: obj, method, path, line: lineOf(route.startIndex), handler });
       continue;
@@ -217,7 +221,8 @@ function python(facts: ApiFacts, matches: Matches, imports: readonly ImportInfo[
     if (prop === "include_router" || prop === "register_blueprint") {
       if (args.length === 0) continue;
       const prefix = keywordIn(argList, prop === "include_router" ? "prefix" : "url_prefix");
-      facts.mounts.push({ parent: obj, prefix: prefix ? pyUrlParts(prefix) : [], child: args[0]!.text, line });
+      // Flask's url_prefix replaces the blueprint's own; FastAPI's prefix comes before the router's.
+      facts.mounts.push({ parent: obj, prefix: prefix ? pyUrlParts(prefix) : [], child: args[0]!.text, line, ...(prefix && prop === "register_blueprint" ? { replaces: true as const } : {}) });
       continue;
     }
     if (!clients.has(obj.split(".")[0]!) || args.length === 0) continue;
@@ -229,6 +234,28 @@ function python(facts: ApiFacts, matches: Matches, imports: readonly ImportInfo[
 }
 
 // --- URLs as written ---------------------------------------------------------------------------
+
+/** A constant worth keeping for URLs: short, and a path, a URL or a piece of one. */
+function isUrlText(text: string): boolean {
+  return text.length <= MAX_STRING && /^(\/|https?:\/\/|[\w.-]*\/)/.test(text);
+}
+
+/** `router.route('/x')` at the root of a chain of method calls: its router and path. */
+function routeCall(obj: TSNode, routerOf: (node: TSNode) => string | null): { router: string; path: TSNode } | null {
+  let n: TSNode | null = obj;
+  for (let depth = 0; n && n.type === "call_expression" && depth < 16; depth++) {
+    const fn = n.childForFieldName("function");
+    if (fn?.type !== "member_expression") return null;
+    const target = fn.childForFieldName("object");
+    if (fn.childForFieldName("property")?.text === "route" && target) {
+      const router = routerOf(target);
+      const path = argsOf(n.childForFieldName("arguments") ?? n)[0];
+      return router && path && isUrlLike(path) ? { router, path } : null;
+    }
+    n = target;
+  }
+  return null;
+}
 
 function isUrlLike(node: TSNode): boolean {
   return node.type === "string" || node.type === "template_string" || node.type === "binary_expression" || node.type === "identifier" || node.type === "member_expression";
@@ -345,12 +372,6 @@ function mentionsClient(call: TSNode, clients: ReadonlySet<string>): boolean {
   const root = fn?.type === "member_expression" ? fn.childForFieldName("object") : fn;
   if (root && clients.has(root.text)) return true;
   return argsOf(call.childForFieldName("arguments") ?? call).some((a) => a.type === "identifier" && clients.has(a.text));
-}
-
-function isModuleLevel(decl: TSNode): boolean {
-  const statement = decl.parent;
-  const owner = statement?.parent?.type === "export_statement" ? statement.parent.parent : statement?.parent;
-  return owner?.type === "program";
 }
 
 /** The nearest function around `node`, with the name it is known by (`requests.get` for a property of an object). */

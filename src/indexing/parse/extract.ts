@@ -92,8 +92,17 @@ export function extractFile(grammar: Grammar, language: Language, source: string
     .map((c) => ({ caller: enclosing(symbols, starts, ends, c.at), callee: c.callee, receiver: c.receiver, line: lineOf(c.at) }))
     .sort((a, b) => a.line - b.line);
   imports.sort((a, b) => a.line - b.line);
-  const api = grammar.apiQuery && mentionsHttp(language, source) ? extractApiFacts(language, grammar.apiQuery, root, imports, lineOf) : undefined;
+  const api = grammar.apiQuery && mentionsHttp(language, source) ? apiFactsOrNone(language, grammar.apiQuery, root, imports, lineOf) : undefined;
   return { symbols, calls: callSites, imports, hasErrors: root.hasError, ...(api ? { api } : {}) };
+}
+
+/** A file's HTTP facts; what they cannot read (a pathological expression) costs them, never the file's parse. */
+function apiFactsOrNone(...args: Parameters<typeof extractApiFacts>): ReturnType<typeof extractApiFacts> {
+  try {
+    return extractApiFacts(...args);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Definitions nested deeper than this (functions in functions in ...) are not symbols of their own. */

@@ -1,7 +1,6 @@
 import { createRequire } from "node:module";
 import type { Language } from "../../core/types.js";
-import { API_QUERIES } from "./api-facts.js";
-import { QUERIES } from "./queries.js";
+import { API_QUERIES, QUERIES } from "./queries.js";
 
 // tree-sitter and its grammars are CommonJS native addons.
 const require = createRequire(import.meta.url);

@@ -123,3 +123,28 @@ export const QUERIES: Readonly<Record<Language, string>> = {
   go: GO,
   rust: RUST,
 };
+
+/**
+ * The queries of routes and HTTP requests (read by api-facts.ts), for the languages that have them.
+ * Declarations are read at module level only, and only those whose value may be a URL, a router
+ * or a client: every other declarator never crosses into JavaScript.
+ */
+const JS_API = `
+(call_expression function: (member_expression object: (_) @obj property: (property_identifier) @prop) arguments: (arguments) @args (#match? @prop "^(get|post|put|patch|delete|del|all|head|options|use|request)$")) @mcall
+(call_expression function: (identifier) @fn arguments: (arguments) @args (#match? @fn "^(fetch|axios|ky|got|superagent)$")) @fcall
+(program [(lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl) (variable_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl)])
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl)))
+(export_statement value: (_) @default) @export
+(assignment_expression left: (member_expression object: (identifier) @m property: (property_identifier) @p) right: (_) @rhs (#eq? @m "module") (#eq? @p "exports")) @cjs
+`;
+
+export const API_QUERIES: Partial<Record<Language, string>> = {
+  javascript: JS_API,
+  typescript: JS_API,
+  tsx: JS_API,
+  python: `
+(decorated_definition (decorator (call function: (attribute object: (identifier) @obj attribute: (identifier) @prop) arguments: (argument_list) @args)) definition: (function_definition name: (identifier) @handler) (#match? @prop "^(get|post|put|patch|delete|head|options|route|api_route)$")) @route
+(call function: (attribute object: (_) @obj attribute: (identifier) @prop) arguments: (argument_list) @args (#match? @prop "^(include_router|register_blueprint|get|post|put|patch|delete|head|options|request)$")) @mcall
+(module (expression_statement (assignment left: (identifier) @var right: (_) @value))) @assign
+`,
+};

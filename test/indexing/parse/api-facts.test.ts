@@ -18,6 +18,7 @@ describe("HTTP facts read at parse time (real tree-sitter)", () => {
       calls: [],
       wrappers: [],
       instances: {},
+      prefixes: {},
       strings: {},
       exports: { default: "default" },
     });
@@ -80,7 +81,8 @@ describe("HTTP facts read at parse time (real tree-sitter)", () => {
       ].join("\n"),
     )!;
     expect(fastapi.routers).toEqual(["router", "app"]);
-    expect(fastapi.routes).toEqual([{ router: "router", method: "GET", path: ["/items", "/{item_id}"], line: 4, handler: "read_item" }]);
+    expect(fastapi.routes).toEqual([{ router: "router", method: "GET", path: ["/{item_id}"], line: 4, handler: "read_item" }]);
+    expect(fastapi.prefixes).toEqual({ router: ["/items"] });
     expect(fastapi.mounts).toEqual([{ parent: "app", prefix: [{ ref: "settings.api_prefix" }], child: "router", line: 8 }]);
     expect(fastapi.calls).toEqual([{ client: "requests", method: "GET", url: ["https://stock.example.com/stock/", { ref: "item_id" }], line: 6 }]);
     const flask = facts(
@@ -88,10 +90,37 @@ describe("HTTP facts read at parse time (real tree-sitter)", () => {
       ["from flask import Blueprint, Flask", "bp = Blueprint('users', __name__, url_prefix='/users')", "@bp.route('/<int:uid>', methods=['GET', 'PUT'])", "def user(uid):", "    pass", "app = Flask(__name__)", "app.register_blueprint(bp, url_prefix='/v1')", ""].join("\n"),
     )!;
     expect(flask.routes.map((r) => [r.method, r.path, r.handler])).toEqual([
-      ["GET", ["/users", "/<int:uid>"], "user"],
-      ["PUT", ["/users", "/<int:uid>"], "user"],
+      ["GET", ["/<int:uid>"], "user"],
+      ["PUT", ["/<int:uid>"], "user"],
     ]);
-    expect(flask.mounts).toEqual([{ parent: "app", prefix: ["/v1"], child: "bp", line: 7 }]);
+    expect(flask.prefixes).toEqual({ bp: ["/users"] });
+    // Flask's url_prefix at registration replaces the blueprint's own.
+    expect(flask.mounts).toEqual([{ parent: "app", prefix: ["/v1"], child: "bp", line: 7, replaces: true }]);
+  });
+
+  it("CommonJS mounts, router.route() chains, class controllers, superagent's method first, forwarded paths", () => {
+    const app = facts(
+      "javascript",
+      [
+        "const router = require('express').Router();",
+        "router.route('/books/:id').get(show).put(update);",
+        "const app = require('express')();",
+        "app.use('/api', require('./routes'));",
+        "class Ctl { mount() { this.router.get('/ping', this.ping); } }",
+        "const superagent = require('superagent');",
+        "export const one = () => superagent('GET', '/api/one');",
+        "export const raw = (path) => fetch(`/api${path}`, opts);",
+        "",
+      ].join("\n"),
+    )!;
+    expect(app.routes.map((r) => [r.router, r.method, r.path, r.handler])).toEqual([
+      ["router", "GET", ["/books/:id"], "show"],
+      ["router", "PUT", ["/books/:id"], "update"],
+      ["this.router", "GET", ["/ping"], "this.ping"],
+    ]);
+    expect(app.mounts).toEqual([{ parent: "app", prefix: ["/api"], child: "require('./routes')", line: 4 }]);
+    expect(app.calls).toEqual([{ client: "superagent", method: "GET", url: ["/api/one"], line: 7 }]);
+    expect(app.wrappers).toEqual([{ name: "raw", method: null, url: ["/api", { ref: "path" }], param: "path" }]);
   });
 
   it("a file that says nothing about HTTP has no facts, and a lookalike is not a route", () => {
