@@ -53,10 +53,10 @@ export class HttpError extends Error {
    */
   static from(error: unknown): HttpError {
     if (error instanceof HttpError) return error;
-    if (!(error instanceof ContextSmithError) && ContextSmithError.from(error, "INTERNAL").code === "INTERNAL") {
+    const err = ContextSmithError.from(error, "INTERNAL");
+    if (!(error instanceof ContextSmithError) && err.code === "INTERNAL") {
       return new HttpError("INTERNAL", "An internal error occurred: the server's log has the details. Please report it.", undefined, error);
     }
-    const err = ContextSmithError.from(error, "INTERNAL");
     return new HttpError(err.code, err.message, err.data);
   }
 }

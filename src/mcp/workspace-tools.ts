@@ -43,7 +43,8 @@ const scopeShape = {
 };
 const symbolName = z.string().trim().min(1, "give a name").max(500).describe("A function, method or class: bare, qualified (Class.method) or path:name");
 
-function scopeOf(args: { repos?: string[]; groups?: string[]; expand?: Scope["expand"]; expand_depth?: number }): Scope {
+/** The scope fields of a tool's arguments (and of a REST request: the same names) as the workspace's {@link Scope}. */
+export function scopeOf(args: { repos?: string[]; groups?: string[]; expand?: Scope["expand"]; expand_depth?: number }): Scope {
   return {
     ...(args.repos ? { repos: args.repos } : {}),
     ...(args.groups ? { groups: args.groups } : {}),

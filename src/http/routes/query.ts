@@ -1,4 +1,4 @@
-import type { Scope } from "../../workspace/types.js";
+import { scopeOf } from "../../mcp/workspace-tools.js";
 import type { Workspace } from "../../workspace/workspace.js";
 import type { WorkspaceSearchHit } from "../../workspace/types.js";
 import type { ApiContext } from "../context.js";
@@ -10,18 +10,8 @@ import type { z } from "zod";
 /** The longest chunk a search result carries, in lines. */
 const CHUNK_LINES = 40;
 
-/** A request's scope fields as the workspace's {@link Scope}. */
-export function scopeOf(body: { repos?: string[]; groups?: string[]; expand?: Scope["expand"]; expand_depth?: number }): Scope {
-  return {
-    ...(body.repos ? { repos: body.repos } : {}),
-    ...(body.groups ? { groups: body.groups } : {}),
-    ...(body.expand ? { expand: body.expand } : {}),
-    ...(body.expand_depth !== undefined ? { expandDepth: body.expand_depth } : {}),
-  };
-}
-
 /** `### repo: path · lines a-b · in Symbol`: where a chunk is, as the packed context heads it. */
-export function scopeHeader(hit: { repo: string; path: string; line: number; endLine: number; qualifiedName?: string }): string {
+function scopeHeader(hit: { repo: string; path: string; line: number; endLine: number; qualifiedName?: string }): string {
   return `### ${hit.repo}: ${hit.path} · lines ${hit.line}-${hit.endLine}${hit.qualifiedName ? ` · in ${hit.qualifiedName}` : ""}`;
 }
 
