@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ContextSmithError } from "../core/errors.js";
 import { Engine } from "../engine.js";
+import { innermostAt } from "../graph/lookup.js";
 import { packDepth } from "../query/pack/pack-ranking.js";
 import { TokenWorker, type AsyncTokenCounter } from "../runtime/token-worker.js";
 import { SIGNALS } from "../query/ranker.js";
@@ -219,7 +220,7 @@ function explainLines(missedLines: Record<string, number[]>, budget: number, ran
   return Object.entries(missedLines).map(([path, lines]) => {
     const symbols = symbolsOf(path);
     const holders = [...new Set(lines.map((line) => {
-      const inner = symbols.filter((s) => s.startLine <= line && line <= s.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+      const inner = innermostAt(symbols, line);
       return inner ? `${inner.qualifiedName} (${inner.kind}, ${inner.endLine - inner.startLine + 1} lines)` : "module level";
     }))];
     return `${path} @${budget}: ${lines.length} gold line(s) not shown (${lines.slice(0, 6).join(", ")}${lines.length > 6 ? ", …" : ""}) in ${holders.join("; ")}; file rank ${ranks[path] ?? "none"}`;

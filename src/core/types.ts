@@ -80,7 +80,14 @@ export interface ApiFacts {
   /** `parent.use(prefix, child)`, `include_router(child, prefix=)`, `register_blueprint`; `child` as written (`tags`, `users.router`). */
   mounts: Array<{ parent: string; prefix: UrlPart[] | null; child: string; line: number; /** Flask's `url_prefix`: it replaces the child's own prefix. */ replaces?: true }>;
   /** Requests: the client as written (`fetch`, `axios`, `requests`, a wrapper's name), the method (null: not known), the URL. */
-  calls: Array<{ client: string; method: string | null; url: UrlPart[]; line: number }>;
+  calls: Array<{
+    client: string;
+    method: string | null;
+    url: UrlPart[];
+    line: number;
+    /** Not a client's call: a request only if `client` names a wrapper or a client instance (here or imported). */
+    viaWrapper?: true;
+  }>;
   /** Functions that forward their parameter `param` into a request: `requests.get = url => agent.get(ROOT + url)`. */
   wrappers: Array<{ name: string; method: string | null; url: UrlPart[]; param: string }>;
   /** HTTP clients it makes (`api = axios.create({ baseURL })`), with the base URL each request starts with. */

@@ -1,6 +1,7 @@
 import type { ApiFacts, ImportInfo, Language, ParsedFile, UrlPart } from "../core/types.js";
 import type { IndexStore } from "../store/store.js";
 import { canonicalPattern, type ApiCall, type ApiRoute } from "./api-links.js";
+import { innermostAt } from "./lookup.js";
 import { ModuleResolver } from "./modules.js";
 
 /** How deep router mounts are followed (`app.use('/api', api)`, `api.use(tags)`, …). */
@@ -87,22 +88,22 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
     for (const call of file.api.calls) {
       const own = file.api.wrappers.find((w) => w.name === call.client);
       const wrapped = own ? { wrapper: own, in: file } : (importedWrapper(file, call.client, files, resolver) ?? importedInstance(file, call, files, resolver));
-      if (!wrapped && call.client.includes(".") && !isDirectClient(call.client, file)) continue;
+      if (call.viaWrapper && !wrapped) continue;
       const asCalled = text(call.url, file, files, resolver);
       // A wrapper's own parts (its base URL) read in its file; the call's in the caller's.
       const written = wrapped ? text(wrapped.wrapper.url.map((p) => (typeof p === "object" && "ref" in p && p.ref === wrapped.wrapper.param ? PARAM : p)), wrapped.in, files, resolver).replace(PARAM, asCalled) : asCalled;
       const wrapper = wrapped?.wrapper;
       // A base URL from configuration (`${process.env.API}/users`) is kept by name; the path after it is matched.
-      const base = /^\u0001([^\u0001]*)\u0001/.exec(written)?.[1];
+      const { shown, unknownPrefix: base } = showUnknown(written);
       const path = base === undefined ? written : written.slice(base.length + 2);
       const host = /^[a-z][a-z0-9+.-]*:\/\/([^/]+)/i.exec(path)?.[1]?.toLowerCase();
       calls.push({
         method: (wrapper?.method ?? call.method)?.toUpperCase() ?? "*",
-        url: written.replace(/\u0000/g, "{}").replace(/\u0001([^\u0001]*)\u0001/g, "{$1}"),
-        pattern: canonicalPattern(path.replace(/\u0001[^\u0001]*\u0001/g, "\u0000")),
+        url: shown,
+        pattern: canonicalPattern(unknownAsParameter(written)),
         file: file.path,
         line: call.line,
-        symbol: enclosing(file.parsed, call.line),
+        symbol: innermostAt(file.parsed.symbols, call.line)?.qualifiedName ?? null,
         ...(base !== undefined ? { base } : {}),
         ...(host ? { host } : {}),
         ...(/^\u0000/.test(path) ? { dynamic: true as const } : {}),
@@ -110,11 +111,6 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
     }
   }
   return { routes, calls };
-}
-
-/** Whether a call's client (as written, `axios.get`-like) is a client itself rather than a wrapper's name. */
-function isDirectClient(client: string, file: FileFacts): boolean {
-  return !file.api.wrappers.some((w) => w.name === client) && /^(fetch|axios|ky|got|superagent|requests|httpx|aiohttp|(this\.)?http(Client)?)(\.[A-Za-z_$][\w$]*)?$/.test(client);
 }
 
 /** The identity of a mounted router as the mounting file names it: its own, or one it imports. */
@@ -227,13 +223,4 @@ function showUnknown(path: string): { shown: string; unknownPrefix?: string } {
 /** The path with a leading unknown prefix taken off and any other unknown a parameter. */
 function unknownAsParameter(path: string): string {
   return path.replace(/^\u0001[^\u0001]*\u0001/, "").replace(/\u0001[^\u0001]*\u0001/g, "\u0000");
-}
-
-/** The innermost function or class around a line, by qualified name. */
-function enclosing(parsed: ParsedFile, line: number): string | null {
-  let best: { name: string; span: number } | null = null;
-  for (const s of parsed.symbols) {
-    if (s.startLine <= line && line <= s.endLine && (!best || s.endLine - s.startLine < best.span)) best = { name: s.qualifiedName, span: s.endLine - s.startLine };
-  }
-  return best?.name ?? null;
 }

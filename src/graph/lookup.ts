@@ -5,6 +5,15 @@ import type { IndexStore } from "../store/store.js";
 import type { SymbolRef } from "../store/types.js";
 import type { SymbolLocation, SymbolLookup } from "./types.js";
 
+/** The innermost definition holding `line`: the shortest that spans it (the first of equals), or undefined. */
+export function innermostAt(symbols: readonly SymbolInfo[], line: number): SymbolInfo | undefined {
+  let best: SymbolInfo | undefined;
+  for (const s of symbols) {
+    if (s.startLine <= line && line <= s.endLine && (!best || s.endLine - s.startLine < best.endLine - best.startLine)) best = s;
+  }
+  return best;
+}
+
 /** Suggestions offered for a name that matched nothing. */
 const MAX_SUGGESTIONS = 5;
 

@@ -134,7 +134,7 @@ function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportI
       const url = [...(bases.get(client) ?? []), ...urlParts(args[0]!)];
       if (direct) request(facts, client, method, url, call, line);
       // Perhaps a wrapper's call (`requests.get('/user')`): kept when the URL reads as one, resolved against wrappers later.
-      else if (typeof url[0] === "string" && /^(\/|https?:)/.test(url[0])) facts.calls.push({ client: `${client}.${prop}`, method, url, line });
+      else if (typeof url[0] === "string" && /^(\/|https?:)/.test(url[0])) facts.calls.push({ client: `${client}.${prop}`, method, url, line, viaWrapper: true });
     } else {
       const fn = cap(m, "fn")!.text;
       if (args.length === 0) continue;

@@ -58,7 +58,7 @@ describe("HTTP facts read at parse time (real tree-sitter)", () => {
       { name: "raw", method: "GET", url: [{ ref: "u" }], param: "u" },
     ]);
     expect(client.calls).toEqual([
-      { client: "requests.get", method: "GET", url: ["/articles/", { ref: "slug" }], line: 6 },
+      { client: "requests.get", method: "GET", url: ["/articles/", { ref: "slug" }], line: 6, viaWrapper: true },
       { client: "fetch", method: "POST", url: ["/api/users/login"], line: 7 },
       { client: "axios", method: "GET", url: [{ ref: "API_ROOT" }, "/tags"], line: 8 },
       { client: "api", method: "GET", url: ["/api/v2", "/user"], line: 9 },
