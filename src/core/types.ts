@@ -76,7 +76,15 @@ export type UrlPart = string | { ref: string } | { dyn: true };
 export interface ApiFacts {
   /** Local names of the routers and apps it makes (`router = Router()`, `app = FastAPI()`; `default` for an exported expression). */
   routers: string[];
-  routes: Array<{ router: string; method: string; path: UrlPart[]; line: number; handler: string }>;
+  routes: Array<{
+    router: string;
+    method: string;
+    path: UrlPart[];
+    line: number;
+    handler: string;
+    /** Declared on a controller class (NestJS): the application's global prefix comes first. */
+    controller?: true;
+  }>;
   /** `parent.use(prefix, child)`, `include_router(child, prefix=)`, `register_blueprint`; `child` as written (`tags`, `users.router`). */
   mounts: Array<{ parent: string; prefix: UrlPart[] | null; child: string; line: number; /** Flask's `url_prefix`: it replaces the child's own prefix. */ replaces?: true }>;
   /** Requests: the client as written (`fetch`, `axios`, `requests`, a wrapper's name), the method (null: not known), the URL. */
@@ -96,8 +104,10 @@ export interface ApiFacts {
   prefixes: Record<string, UrlPart[]>;
   /** Module-level string constants that may be URLs or pieces of one. */
   strings: Record<string, string>;
-  /** Exported name → local name (`default` → `router`). */
+  /** Exported name → local name (`default` → `router`; a Go function → the router it returns). */
   exports: Record<string, string>;
+  /** A prefix before every controller's routes (NestJS `app.setGlobalPrefix('api')`). */
+  global?: UrlPart[];
 }
 
 /** What parsing one file yields. */

@@ -18,6 +18,18 @@ interface FileFacts {
   api: ApiFacts;
 }
 
+/** A repository's files with HTTP facts, and what resolving names across them needs. */
+interface RepoFacts {
+  files: ReadonlyMap<string, FileFacts>;
+  resolver: ModuleResolver;
+  /** Constant name (`NAME`, `Class.NAME`, `pkg.NAME`) → the files that define it. */
+  constants: ReadonlyMap<string, readonly FileFacts[]>;
+  /** Router name → the files whose routers (or router-returning functions) have it. */
+  routers: ReadonlyMap<string, readonly FileFacts[]>;
+}
+
+const HTTP_METHODS = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
+
 /**
  * The routes a repository serves and the HTTP requests it makes, from the facts its parse stored
  * (indexing/parse/api-facts.ts): router mounts followed across files through their imports to full
@@ -27,22 +39,25 @@ interface FileFacts {
 export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: ApiCall[] } {
   const files = new Map<string, FileFacts>();
   const paths: string[] = [];
+  const routes: ApiRoute[] = [];
   for (const record of store.allFiles()) {
     paths.push(record.path);
     if (record.skipped || !record.language) continue;
+    const next = NEXT_FILE.test(record.path) && (record.language === "javascript" || record.language === "typescript" || record.language === "tsx");
     const parsed = store.parse.parsed(record.path);
+    if (parsed && next) routes.push(...nextRoutes(record.path, parsed));
     if (parsed?.api) files.set(record.path, { path: record.path, language: record.language, parsed, api: parsed.api });
   }
-  const resolver = new ModuleResolver(paths);
+  const repo: RepoFacts = { files, resolver: new ModuleResolver(paths), constants: byName(files, (f) => Object.keys(f.api.strings)), routers: byName(files, (f) => [...f.api.routers, ...Object.keys(f.api.exports)]) };
 
   // Router identities are `file#name`; a mount makes one the child of another, under a prefix.
   const parentsOf = new Map<string, Array<{ parent: string; prefix: string; replaces: boolean }>>();
   for (const file of files.values()) {
     for (const mount of file.api.mounts) {
-      const child = childIdentity(file, mount.child, files, resolver);
+      const child = childIdentity(file, mount.child, repo);
       if (!child) continue;
       const list = parentsOf.get(child) ?? parentsOf.set(child, []).get(child)!;
-      list.push({ parent: `${file.path}#${mount.parent}`, prefix: mount.prefix ? text(mount.prefix, file, files, resolver) : "", replaces: mount.replaces === true });
+      list.push({ parent: `${file.path}#${mount.parent}`, prefix: mount.prefix ? text(mount.prefix, file, repo) : "", replaces: mount.replaces === true });
     }
   }
   // Each router's full prefixes, once: `replaced` where the mount replaced the router's own prefix.
@@ -65,14 +80,16 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
     return result;
   };
 
-  const routes: ApiRoute[] = [];
+  // NestJS: `app.setGlobalPrefix('api')` comes before every controller's routes.
+  const globalFile = [...files.values()].find((f) => f.api.global !== undefined);
+  const globalPrefix = globalFile ? text(globalFile.api.global!, globalFile, repo) : "";
   const calls: ApiCall[] = [];
   for (const file of [...files.values()].sort((a, b) => a.path.localeCompare(b.path))) {
     for (const route of file.api.routes) {
-      const own = text(route.path, file, files, resolver);
-      const ownPrefix = file.api.prefixes[route.router] ? text(file.api.prefixes[route.router]!, file, files, resolver) : "";
+      const own = text(route.path, file, repo);
+      const ownPrefix = file.api.prefixes[route.router] ? text(file.api.prefixes[route.router]!, file, repo) : "";
       for (const { prefix, replaced } of prefixesOf(`${file.path}#${route.router}`)) {
-        const full = joinPaths(joinPaths(prefix, replaced ? "" : ownPrefix), own);
+        const full = joinPaths(joinPaths(joinPaths(route.controller ? globalPrefix : "", prefix), replaced ? "" : ownPrefix), own);
         const { shown, unknownPrefix } = showUnknown(full);
         routes.push({
           method: route.method,
@@ -87,11 +104,11 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
     }
     for (const call of file.api.calls) {
       const own = file.api.wrappers.find((w) => w.name === call.client);
-      const wrapped = own ? { wrapper: own, in: file } : (importedWrapper(file, call.client, files, resolver) ?? importedInstance(file, call, files, resolver));
+      const wrapped = own ? { wrapper: own, in: file } : (importedWrapper(file, call.client, repo) ?? importedInstance(file, call, repo));
       if (call.viaWrapper && !wrapped) continue;
-      const asCalled = text(call.url, file, files, resolver);
+      const asCalled = text(call.url, file, repo);
       // A wrapper's own parts (its base URL) read in its file; the call's in the caller's.
-      const written = wrapped ? text(wrapped.wrapper.url.map((p) => (typeof p === "object" && "ref" in p && p.ref === wrapped.wrapper.param ? PARAM : p)), wrapped.in, files, resolver).replace(PARAM, asCalled) : asCalled;
+      const written = wrapped ? text(wrapped.wrapper.url.map((p) => (typeof p === "object" && "ref" in p && p.ref === wrapped.wrapper.param ? PARAM : p)), wrapped.in, repo).replace(PARAM, asCalled) : asCalled;
       const wrapper = wrapped?.wrapper;
       // A base URL from configuration (`${process.env.API}/users`) is kept by name; the path after it is matched.
       const { shown, unknownPrefix: base } = showUnknown(written);
@@ -110,28 +127,106 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
       });
     }
   }
+  routes.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   return { routes, calls };
 }
 
-/** The identity of a mounted router as the mounting file names it: its own, or one it imports. */
-function childIdentity(file: FileFacts, child: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): string | null {
+/** Next.js: files under `pages/api/`, and the App Router's `route.ts` files under `app/`, by their paths. */
+const NEXT_FILE = /(^|\/)(pages\/api\/.+|app\/(.+\/)?route)\.(js|jsx|ts|tsx|mjs)$/;
+
+/**
+ * A Next.js file's routes: under `pages/api` (every file there is a route) one route for any
+ * method (the handler reads `req.method`), served by its `handler` or first function; an App
+ * Router `route.ts` one route per method function (`export async function GET`). `[id]` and `[...slug]` are parameters; route
+ * groups `(shop)`, `index` and private `_folders` are not segments.
+ */
+function nextRoutes(path: string, parsed: ParsedFile): ApiRoute[] {
+  const match = NEXT_FILE.exec(path)!;
+  const appRouter = match[2]!.startsWith("app/");
+  const segments = (appRouter ? match[3] ?? "" : match[2]!).split("/").filter((s) => s !== "");
+  if (segments.some((s) => s.startsWith("_"))) return [];
+  if (!appRouter && segments[segments.length - 1] === "index") segments.pop();
+  const routePath = `/${segments
+    .filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith("@"))
+    .map((s) => s.replace(/^\[\[?(?:\.\.\.)?([^\]]+)\]\]?$/, "{$1}"))
+    .join("/")}`;
+  const top = parsed.symbols.filter((s) => s.parent === -1);
+  const route = (method: string, handler: string, line: number): ApiRoute => ({ method, path: routePath, pattern: canonicalPattern(routePath), file: path, line, handler });
+  if (appRouter) return top.filter((s) => HTTP_METHODS.test(s.name)).map((s) => route(s.name, s.name, s.startLine));
+  const handler = top.find((s) => s.name === "handler") ?? top.find((s) => s.kind === "function");
+  return [route("*", handler?.name ?? "default", handler?.startLine ?? 1)];
+}
+
+/** The identity of a mounted router as the mounting file names it: its own, one it imports, or one of its package. */
+function childIdentity(file: FileFacts, child: string, repo: RepoFacts): string | null {
   if (file.api.routers.includes(child)) return `${file.path}#${child}`;
+  // A Go function that returns a router variable.
+  const returned = file.api.exports[child];
+  if (returned && file.api.routers.includes(returned)) return `${file.path}#${returned}`;
+  // Django `include('articles.urls')`: that module's `urlpatterns`.
+  const module = /^module:(.+)$/.exec(child)?.[1];
+  if (module) {
+    const target = repo.resolver.pythonModule(file.path, module)[0];
+    return target ? `${target}#urlpatterns` : null;
+  }
   const required = /^require\((['"])(.+)\1\)$/.exec(child)?.[2];
   if (required) {
-    const target = resolver.resolve(file.path, file.language, { module: required, names: [], alias: "", kind: "require", line: 0 })[0];
-    return target ? `${target}#${files.get(target)?.api.exports.default ?? "default"}` : null;
+    const target = repo.resolver.resolve(file.path, file.language, { module: required, names: [], alias: "", kind: "require", line: 0 })[0];
+    return target ? `${target}#${repo.files.get(target)?.api.exports.default ?? "default"}` : null;
   }
-  const imported = importedName(file, child, resolver);
-  if (!imported) return null;
-  const target = files.get(imported.path);
-  const local = target?.api.exports[imported.name] ?? imported.name;
-  return `${imported.path}#${local}`;
+  const imported = importedName(file, child, repo.resolver);
+  if (imported) {
+    const target = repo.files.get(imported.path);
+    const local = target?.api.exports[imported.name] ?? imported.name;
+    return `${imported.path}#${local}`;
+  }
+  const elsewhere = packageNamed(file, child, repo.routers);
+  if (!elsewhere) return null;
+  const name = lastSegment(child);
+  const local = elsewhere.api.routers.includes(name) ? name : elsewhere.api.exports[name]!;
+  return `${elsewhere.path}#${local}`;
+}
+
+/**
+ * Where a name that no import explains is defined, for the languages whose imports name packages
+ * rather than files (Go, Rust, Java): `Register` in the same package (directory), `users.Register`
+ * or `users::router` in the package or module of that name, `ApiPaths.X` in its class; only one.
+ */
+function packageNamed(file: FileFacts, name: string, table: ReadonlyMap<string, readonly FileFacts[]>): FileFacts | undefined {
+  if (file.language === "python" || file.language === "javascript" || file.language === "typescript" || file.language === "tsx") return undefined;
+  const exact = table.get(name)?.filter((f) => f.language === file.language) ?? [];
+  if (exact.length === 1) return exact[0];
+  const segments = name.split(/::|\./);
+  const candidates = (table.get(segments[segments.length - 1]!) ?? []).filter((f) => f.language === file.language && f !== file);
+  const qualifier = segments.length > 1 ? segments[segments.length - 2]! : null;
+  const dir = dirOf(file.path);
+  const matching = qualifier ? candidates.filter((f) => f.path.split("/").slice(0, -1).includes(qualifier) || stemOf(f.path) === qualifier) : candidates.filter((f) => dirOf(f.path) === dir);
+  return matching.length === 1 ? matching[0] : undefined;
+}
+
+function lastSegment(name: string): string {
+  const segments = name.split(/::|\./);
+  return segments[segments.length - 1]!;
+}
+
+function dirOf(path: string): string {
+  return path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+}
+
+function stemOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
+}
+
+function byName(files: ReadonlyMap<string, FileFacts>, names: (f: FileFacts) => string[]): Map<string, FileFacts[]> {
+  const table = new Map<string, FileFacts[]>();
+  for (const file of files.values()) for (const name of names(file)) (table.get(name) ?? table.set(name, []).get(name)!).push(file);
+  return table;
 }
 
 /** A wrapper another file defines, called here through an import (`agent.get(…)`, `import { requests }`). */
-function importedWrapper(file: FileFacts, client: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): { wrapper: ApiFacts["wrappers"][number]; in: FileFacts } | undefined {
-  const imported = importedName(file, client, resolver);
-  const target = imported && files.get(imported.path);
+function importedWrapper(file: FileFacts, client: string, repo: RepoFacts): { wrapper: ApiFacts["wrappers"][number]; in: FileFacts } | undefined {
+  const imported = importedName(file, client, repo.resolver);
+  const target = imported && repo.files.get(imported.path);
   const wrapper = target?.api.wrappers.find((w) => w.name === imported!.name);
   return wrapper && { wrapper, in: target! };
 }
@@ -140,11 +235,11 @@ function importedWrapper(file: FileFacts, client: string, files: ReadonlyMap<str
  * A client instance another file makes (`export const orders = axios.create({ baseURL })`), used
  * here (`orders.delete(…)`): as a wrapper whose URL is its base URL, then the call's.
  */
-function importedInstance(file: FileFacts, call: ApiFacts["calls"][number], files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): { wrapper: ApiFacts["wrappers"][number]; in: FileFacts } | undefined {
+function importedInstance(file: FileFacts, call: ApiFacts["calls"][number], repo: RepoFacts): { wrapper: ApiFacts["wrappers"][number]; in: FileFacts } | undefined {
   const dot = call.client.lastIndexOf(".");
   if (dot < 0) return undefined;
-  const imported = importedName(file, call.client.slice(0, dot), resolver);
-  const target = imported && files.get(imported.path);
+  const imported = importedName(file, call.client.slice(0, dot), repo.resolver);
+  const target = imported && repo.files.get(imported.path);
   const base = target?.api.instances[imported!.name];
   return base && { wrapper: { name: call.client, method: call.method, url: [...base, { ref: "\u0002" }], param: "\u0002" }, in: target! };
 }
@@ -190,12 +285,12 @@ function moduleFile(file: FileFacts, imp: ImportInfo, name: string, resolver: Mo
  * A URL's parts as text: references to string constants of the file (or imported ones) resolved,
  * anything else a parameter (`\0`) or, where it starts the URL, an unknown prefix kept by name.
  */
-function text(parts: readonly UrlPart[], file: FileFacts, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): string {
+function text(parts: readonly UrlPart[], file: FileFacts, repo: RepoFacts): string {
   return parts
     .map((part, i) => {
       if (typeof part === "string") return part;
       if ("dyn" in part) return "\u0000";
-      const value = file.api.strings[part.ref] ?? importedString(file, part.ref, files, resolver);
+      const value = file.api.strings[part.ref] ?? importedString(file, part.ref, repo) ?? packageNamed(file, part.ref, repo.constants)?.api.strings[part.ref] ?? packageNamed(file, part.ref, repo.constants)?.api.strings[lastSegment(part.ref)];
       if (value !== undefined) return value;
       return i === 0 ? UNKNOWN(part.ref) : "\u0000";
     })
@@ -203,9 +298,9 @@ function text(parts: readonly UrlPart[], file: FileFacts, files: ReadonlyMap<str
 }
 
 /** A string constant another file defines, imported here by name. */
-function importedString(file: FileFacts, name: string, files: ReadonlyMap<string, FileFacts>, resolver: ModuleResolver): string | undefined {
-  const imported = importedName(file, name, resolver);
-  return imported ? files.get(imported.path)?.api.strings[imported.name] : undefined;
+function importedString(file: FileFacts, name: string, repo: RepoFacts): string | undefined {
+  const imported = importedName(file, name, repo.resolver);
+  return imported ? repo.files.get(imported.path)?.api.strings[imported.name] : undefined;
 }
 
 function joinPaths(a: string, b: string): string {

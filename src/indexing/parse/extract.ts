@@ -1,6 +1,6 @@
 import type { CallSite, ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
 import type { Grammar, TSNode } from "./grammars.js";
-import { extractApiFacts, mentionsHttp } from "./api-facts.js";
+import { extractApiFacts, mentionsHttp } from "./api/index.js";
 import { decodeImport } from "./imports.js";
 
 const CONTAINERS: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "impl", "enum"]);

@@ -21,6 +21,7 @@ export interface TSNode {
   readonly parent: TSNode | null;
   readonly namedChildren: TSNode[];
   readonly previousNamedSibling: TSNode | null;
+  readonly nextNamedSibling: TSNode | null;
   readonly firstNamedChild: TSNode | null;
   readonly hasError: boolean;
   childForFieldName(name: string): TSNode | null;
@@ -49,7 +50,7 @@ interface TSModule {
 export interface Grammar {
   parse(source: string): TSNode;
   readonly query: TSQuery;
-  /** The query of routes and HTTP requests (api-facts.ts), for the languages that have one. */
+  /** The query of routes and HTTP requests (api/), for the languages that have one. */
   readonly apiQuery: TSQuery | null;
 }
 

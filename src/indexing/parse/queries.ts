@@ -125,12 +125,13 @@ export const QUERIES: Readonly<Record<Language, string>> = {
 };
 
 /**
- * The queries of routes and HTTP requests (read by api-facts.ts), for the languages that have them.
+ * The queries of routes and HTTP requests (read by api/), for the languages that have them.
  * Declarations are read at module level only, and only those whose value may be a URL, a router
  * or a client: every other declarator never crosses into JavaScript.
  */
 const JS_API = `
-(call_expression function: (member_expression object: (_) @obj property: (property_identifier) @prop) arguments: (arguments) @args (#match? @prop "^(get|post|put|patch|delete|del|all|head|options|use|request)$")) @mcall
+(call_expression function: (member_expression object: (_) @obj property: (property_identifier) @prop) arguments: (arguments) @args (#match? @prop "^(get|post|put|patch|delete|del|all|head|options|use|request|setGlobalPrefix)$")) @mcall
+(class_declaration) @class
 (call_expression function: (identifier) @fn arguments: (arguments) @args (#match? @fn "^(fetch|axios|ky|got|superagent)$")) @fcall
 (program [(lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl) (variable_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl)])
 (program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl)))
@@ -138,13 +139,45 @@ const JS_API = `
 (assignment_expression left: (member_expression object: (identifier) @m property: (property_identifier) @p) right: (_) @rhs (#eq? @m "module") (#eq? @p "exports")) @cjs
 `;
 
+const GO_API = `
+(package_clause (package_identifier) @pkg)
+(call_expression function: (selector_expression operand: (_) @obj field: (field_identifier) @prop) arguments: (argument_list) @args (#match? @prop "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|All|Handle|HandleFunc|Method|MethodFunc|Route|Mount|NewRequest|NewRequestWithContext|PostForm)$")) @mcall
+(call_expression function: [(identifier) (selector_expression)] @fn arguments: (argument_list [(identifier) (selector_expression) (call_expression)])  @args) @fcall
+(short_var_declaration left: (expression_list . (_) @var) right: (expression_list . (_) @value)) @decl
+(assignment_statement left: (expression_list . (_) @var) right: (expression_list . (_) @value)) @decl
+(var_spec name: (identifier) @var value: (expression_list . (_) @value)) @decl
+(const_spec name: (identifier) @var value: (expression_list . (_) @value)) @decl
+(return_statement (expression_list . (identifier) @ret))
+`;
+
+const RUST_API = `
+(attribute_item (attribute (identifier) @attr arguments: (token_tree) @targs) (#match? @attr "^(get|post|put|patch|delete|head|options|route)$")) @aroute
+(call_expression function: (field_expression value: (_) @obj field: (field_identifier) @prop) arguments: (arguments) @args (#match? @prop "^(route|nest|merge|service|configure|get|post|put|patch|delete|head|request)$")) @mcall
+(call_expression function: (scoped_identifier) @fn arguments: (arguments) @args (#match? @fn "^reqwest(::blocking)?::get$")) @fcall
+(const_item name: (identifier) @var value: (_) @value) @decl
+(static_item name: (identifier) @var value: (_) @value) @decl
+(let_declaration pattern: (identifier) @var value: (_) @value) @let
+`;
+
+const JAVA_API = `
+(class_declaration) @type
+(interface_declaration) @type
+(method_invocation object: (_) @obj name: (identifier) @name arguments: (argument_list) @args (#match? @name "^(getForObject|getForEntity|postForObject|postForEntity|postForLocation|patchForObject|put|delete|exchange|uri)$")) @call
+(field_declaration declarator: (variable_declarator name: (identifier) @var value: (string_literal) @value)) @const
+`;
+
 export const API_QUERIES: Partial<Record<Language, string>> = {
   javascript: JS_API,
   typescript: JS_API,
   tsx: JS_API,
+  java: JAVA_API,
+  go: GO_API,
+  rust: RUST_API,
   python: `
 (decorated_definition (decorator (call function: (attribute object: (identifier) @obj attribute: (identifier) @prop) arguments: (argument_list) @args)) definition: (function_definition name: (identifier) @handler) (#match? @prop "^(get|post|put|patch|delete|head|options|route|api_route)$")) @route
-(call function: (attribute object: (_) @obj attribute: (identifier) @prop) arguments: (argument_list) @args (#match? @prop "^(include_router|register_blueprint|get|post|put|patch|delete|head|options|request)$")) @mcall
+(call function: (attribute object: (_) @obj attribute: (identifier) @prop) arguments: (argument_list) @args (#match? @prop "^(include_router|register_blueprint|register|get|post|put|patch|delete|head|options|request)$")) @mcall
 (module (expression_statement (assignment left: (identifier) @var right: (_) @value))) @assign
+(module (expression_statement (augmented_assignment left: (identifier) @var right: (_) @value))) @assign
+(call function: [(identifier) (attribute)] @dfn arguments: (argument_list) @dargs (#match? @dfn "^((django[.]urls[.])?(path|re_path)|(django[.]conf[.]urls[.])?url)$")) @dpath
 `,
 };
