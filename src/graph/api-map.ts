@@ -89,7 +89,9 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
       const own = text(route.path, file, repo);
       const ownPrefix = file.api.prefixes[route.router] ? text(file.api.prefixes[route.router]!, file, repo) : "";
       for (const { prefix, replaced } of prefixesOf(`${file.path}#${route.router}`)) {
-        const full = joinPaths(joinPaths(joinPaths(route.controller ? globalPrefix : "", prefix), replaced ? "" : ownPrefix), own);
+        const joined = joinPaths(joinPaths(joinPaths(route.controller ? globalPrefix : "", prefix), replaced ? "" : ownPrefix), own);
+        // Django and NestJS write paths without the leading slash.
+        const full = /^[/\u0001\u0000]|^[a-z][a-z0-9+.-]*:\/\//i.test(joined) ? joined : `/${joined}`;
         const { shown, unknownPrefix } = showUnknown(full);
         routes.push({
           method: route.method,
@@ -143,7 +145,7 @@ const NEXT_FILE = /(^|\/)(pages\/api\/.+|app\/(.+\/)?route)\.(js|jsx|ts|tsx|mjs)
 function nextRoutes(path: string, parsed: ParsedFile): ApiRoute[] {
   const match = NEXT_FILE.exec(path)!;
   const appRouter = match[2]!.startsWith("app/");
-  const segments = (appRouter ? match[3] ?? "" : match[2]!).split("/").filter((s) => s !== "");
+  const segments = (appRouter ? match[3] ?? "" : match[2]!.slice("pages/".length)).split("/").filter((s) => s !== "");
   if (segments.some((s) => s.startsWith("_"))) return [];
   if (!appRouter && segments[segments.length - 1] === "index") segments.pop();
   const routePath = `/${segments

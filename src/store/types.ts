@@ -2,7 +2,7 @@ import type { FileRecord } from "../core/types.js";
 import type { Provenance } from "../runtime/embed/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {

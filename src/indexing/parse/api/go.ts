@@ -25,11 +25,7 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
   const pkg = matches.map((m) => cap(m, "pkg")).find(Boolean)?.text;
   const routers = new Set<string>();
   const routerOf = (node: TSNode): string | null => {
-    if (node.type === "identifier" || node.type === "selector_expression") {
-      if (routers.has(node.text)) return node.text;
-      if (node.text === "http") return "http";
-      return paramRouter(node);
-    }
+    if (node.type === "identifier" || node.type === "selector_expression") return node.text === "http" ? "http" : namedRouter(node, routers);
     // `r.Group("/api").GET(…)`, `r.PathPrefix("/api").Subrouter()`: a router of its own, mounted.
     const group = groupOf(node);
     if (!group) return null;
@@ -42,15 +38,17 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
     return name;
   };
   // Declarations first: routers, groups, constants; the functions that return a router.
+  // A variable is known in the function that declares it (`NewRouter:r`), or the package's (`:r`).
   for (const m of matches) {
     const decl = cap(m, "decl");
     if (!decl) continue;
-    const name = cap(m, "var")!.text;
+    const variable = cap(m, "var")!.text;
+    const name = `${scopes(decl)[0]}:${variable}`;
     const value = cap(m, "value")!;
     const text = stringOf(value);
     if (text !== undefined && isUrlText(text) && enclosing(decl) === null) {
-      facts.strings[name] = text;
-      if (pkg) facts.strings[`${pkg}.${name}`] = text;
+      facts.strings[variable] = text;
+      if (pkg) facts.strings[`${pkg}.${variable}`] = text;
     }
     if (value.type !== "call_expression") continue;
     const callee = value.childForFieldName("function")?.text ?? "";
@@ -66,11 +64,10 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
   }
   for (const m of matches) {
     const ret = cap(m, "ret");
-    if (ret && routers.has(ret.text)) {
-      const fn = enclosing(ret);
-      const name = fn?.childForFieldName("name")?.text;
-      if (name) facts.exports[name] = ret.text;
-    }
+    const returned = ret && routerOf(ret);
+    const fn = ret && enclosing(ret);
+    const name = fn?.childForFieldName("name")?.text;
+    if (returned && name && returned !== name) facts.exports[name] = returned;
   }
   const seen = new Set<number>();
   for (const m of matches) {
@@ -98,7 +95,8 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
     if (router) {
       if (prop === "Route" || prop === "Mount") {
         // chi: `r.Route("/api", func(r chi.Router) {…})`, `r.Mount("/api", apiRouter())`.
-        const child = args[1]?.type === "func_literal" ? `fn@${args[1].startIndex}` : args[1]?.type === "call_expression" ? args[1].childForFieldName("function")?.text : args[1]?.text;
+        const target = args[1];
+        const child = !target ? undefined : target.type === "func_literal" ? `fn@${target.startIndex}` : target.type === "call_expression" ? target.childForFieldName("function")?.text : (routerOf(target) ?? target.text);
         if (child && args[0] && isUrlLike(args[0])) facts.mounts.push({ parent: router, prefix: partsOf(args[0]), child, line });
         continue;
       }
@@ -180,16 +178,30 @@ function requestOf(obj: TSNode, prop: string, args: TSNode[]): { method: string 
   return typeof url[0] === "object" && "dyn" in url[0] ? null : { method, url };
 }
 
-/** A router that is a parameter of an enclosing function (`func Register(r *gin.RouterGroup)`): that function, by name. */
-function paramRouter(node: TSNode): string | null {
+/**
+ * The router a name stands for, from the innermost function out: a parameter of a router type
+ * (`func Register(r *gin.RouterGroup)`: that function, by name; a closure's `fn@offset`), a
+ * variable declared in that function (`NewRouter:r`), or the package's (`:r`). A parameter of
+ * another type hides the names outside it.
+ */
+function namedRouter(node: TSNode, routers: ReadonlySet<string>): string | null {
   for (let fn = enclosing(node); fn; fn = enclosing(fn)) {
-    const params = fn.childForFieldName("parameters");
-    for (const p of params?.namedChildren ?? []) {
-      if (!ROUTER_TYPES.test(p.childForFieldName("type")?.text ?? "")) continue;
-      if (p.childrenForFieldName("name").some((n) => n.text === node.text)) return fn.type === "func_literal" ? `fn@${fn.startIndex}` : (fn.childForFieldName("name")?.text ?? null);
+    const scope = fn.type === "func_literal" ? `fn@${fn.startIndex}` : (fn.childForFieldName("name")?.text ?? "");
+    for (const p of fn.childForFieldName("parameters")?.namedChildren ?? []) {
+      if (p.childrenForFieldName("name").some((n) => n.text === node.text)) return ROUTER_TYPES.test(p.childForFieldName("type")?.text ?? "") ? scope : null;
     }
+    if (routers.has(`${scope}:${node.text}`)) return `${scope}:${node.text}`;
   }
-  return null;
+  if (routers.has(`:${node.text}`)) return `:${node.text}`;
+  // A struct's field (`s.router`) is the same router in every method.
+  return node.type === "selector_expression" ? ([...routers].find((key) => key.endsWith(`:${node.text}`)) ?? null) : null;
+}
+
+/** The scopes a name may be declared in, innermost first: its functions (by name, or `fn@offset`), then the package (`""`). */
+function scopes(node: TSNode): string[] {
+  const found: string[] = [];
+  for (let fn = enclosing(node); fn; fn = enclosing(fn)) found.push(fn.type === "func_literal" ? `fn@${fn.startIndex}` : (fn.childForFieldName("name")?.text ?? ""));
+  return [...found, ""];
 }
 
 function enclosing(node: TSNode): TSNode | null {
