@@ -14,6 +14,9 @@ export interface ApiRoute {
   file: string;
   line: number;
   handler: string;
+  /** Where the handler is defined, when it is found (it may be in another file than the route). */
+  handlerFile?: string;
+  handlerLine?: number;
   /** A prefix mounted from a setting or a variable (`settings.api_prefix`): calls may carry it. */
   unknownPrefix?: string;
 }
@@ -44,6 +47,8 @@ export interface ApiTarget {
   file: string;
   line: number;
   handler: string;
+  handlerFile?: string;
+  handlerLine?: number;
   /**
    * 1: the same path; 0.9: through parameters; 0.8: the call's first segments taken as a prefix the
    * route is mounted under from a setting; 0.7: a gateway prefix taken off the call; 0.6: one taken
@@ -96,7 +101,17 @@ export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly Ap
           pathOnly.push(route.method);
           return;
         }
-        const target: ApiTarget = { repo: route.repo, method: route.method, pattern: route.pattern, file: route.file, line: route.line, handler: route.handler, confidence: Math.round(match.confidence * 100) / 100, how: match.how };
+        const target: ApiTarget = {
+          repo: route.repo,
+          method: route.method,
+          pattern: route.pattern,
+          file: route.file,
+          line: route.line,
+          handler: route.handler,
+          ...(route.handlerFile !== undefined ? { handlerFile: route.handlerFile, handlerLine: route.handlerLine! } : {}),
+          confidence: Math.round(match.confidence * 100) / 100,
+          how: match.how,
+        };
         const best = bestIn.get(route.repo);
         if (!best || target.confidence > best[0]!.confidence) bestIn.set(route.repo, [target]);
         else if (target.confidence === best[0]!.confidence) best.push(target);

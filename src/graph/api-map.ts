@@ -1,4 +1,4 @@
-import type { ApiFacts, ImportInfo, Language, ParsedFile, UrlPart } from "../core/types.js";
+import type { ApiFacts, ImportInfo, Language, ParsedFile, SymbolInfo, UrlPart } from "../core/types.js";
 import type { IndexStore } from "../store/store.js";
 import { canonicalPattern, type ApiCall, type ApiRoute } from "./api-links.js";
 import { innermostAt } from "./lookup.js";
@@ -26,6 +26,12 @@ interface RepoFacts {
   constants: ReadonlyMap<string, readonly FileFacts[]>;
   /** Router name → the files whose routers (or router-returning functions) have it. */
   routers: ReadonlyMap<string, readonly FileFacts[]>;
+  /** Files by directory, by stem (`users` for `users.rs`) and by the names of the folders above them: where a package or a module may be. */
+  byDir: ReadonlyMap<string, readonly string[]>;
+  byStem: ReadonlyMap<string, readonly string[]>;
+  byFolder: ReadonlyMap<string, readonly string[]>;
+  languageOf: ReadonlyMap<string, Language>;
+  symbols(path: string): readonly SymbolInfo[];
 }
 
 const HTTP_METHODS = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
@@ -40,15 +46,27 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
   const files = new Map<string, FileFacts>();
   const paths: string[] = [];
   const routes: ApiRoute[] = [];
+  const languageOf = new Map<string, Language>();
   for (const record of store.allFiles()) {
     paths.push(record.path);
     if (record.skipped || !record.language) continue;
+    languageOf.set(record.path, record.language);
     const next = NEXT_FILE.test(record.path) && (record.language === "javascript" || record.language === "typescript" || record.language === "tsx");
     const parsed = store.parse.parsed(record.path);
     if (parsed && next) routes.push(...nextRoutes(record.path, parsed));
     if (parsed?.api) files.set(record.path, { path: record.path, language: record.language, parsed, api: parsed.api });
   }
-  const repo: RepoFacts = { files, resolver: new ModuleResolver(paths), constants: byName(files, (f) => Object.keys(f.api.strings)), routers: byName(files, (f) => [...f.api.routers, ...Object.keys(f.api.exports)]) };
+  const repo: RepoFacts = {
+    files,
+    resolver: new ModuleResolver(paths),
+    constants: byName(files.values(), (f) => Object.keys(f.api.strings)),
+    routers: byName(files.values(), (f) => [...f.api.routers, ...Object.keys(f.api.exports)]),
+    byDir: byName(languageOf.keys(), (p) => [dirOf(p)]),
+    byStem: byName(languageOf.keys(), (p) => [stemOf(p)]),
+    byFolder: byName(languageOf.keys(), (p) => p.split("/").slice(0, -1)),
+    languageOf,
+    symbols: (path) => (path === "" ? [] : (files.get(path)?.parsed.symbols ?? store.parse.symbols(path) ?? [])),
+  };
 
   // Router identities are `file#name`; a mount makes one the child of another, under a prefix.
   const parentsOf = new Map<string, Array<{ parent: string; prefix: string; replaces: boolean }>>();
@@ -100,6 +118,7 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
           file: file.path,
           line: route.line,
           handler: route.handler,
+          ...handlerAt(file, route.handler, repo),
           ...(unknownPrefix ? { unknownPrefix } : {}),
         });
       }
@@ -133,6 +152,38 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
   return { routes, calls };
 }
 
+/**
+ * Where a route's handler is defined (`handlerFile`, `handlerLine`): in the route's file, through
+ * its imports (`usersController.login`, `views.follow`), or, for Go, Rust and Java, in the package
+ * or module its qualifier names (`tags::list`, `handlers.List`, a Go function of the same
+ * directory). Nothing when the handler is written inline or cannot be found.
+ */
+function handlerAt(file: FileFacts, handler: string, repo: RepoFacts): { handlerFile?: string; handlerLine?: number } {
+  if (handler === "") return {};
+  const name = lastSegment(handler);
+  const here = symbolNamed(file.parsed.symbols, handler, name);
+  if (here) return { handlerFile: file.path, handlerLine: here.startLine };
+  const imported = importedName(file, handler, repo.resolver);
+  if (imported) {
+    const there = symbolNamed(repo.symbols(imported.path), imported.name, lastSegment(imported.name));
+    return there ? { handlerFile: imported.path, handlerLine: there.startLine } : {};
+  }
+  if (file.language === "python" || file.language === "javascript" || file.language === "typescript" || file.language === "tsx") return {};
+  const segments = handler.split(/::|\./);
+  const qualifier = segments.length > 1 ? segments[segments.length - 2]! : null;
+  const candidates = qualifier ? [...(repo.byStem.get(qualifier) ?? []), ...(repo.byFolder.get(qualifier) ?? [])] : (repo.byDir.get(dirOf(file.path)) ?? []);
+  for (const path of new Set(candidates)) {
+    if (path === file.path || repo.languageOf.get(path) !== file.language) continue;
+    const there = symbolNamed(repo.symbols(path), handler, name);
+    if (there) return { handlerFile: path, handlerLine: there.startLine };
+  }
+  return {};
+}
+
+function symbolNamed(symbols: readonly SymbolInfo[], qualified: string, name: string): SymbolInfo | undefined {
+  return symbols.find((s) => s.qualifiedName === qualified) ?? symbols.find((s) => s.name === name && s.parent === -1) ?? symbols.find((s) => s.name === name && s.kind !== "class");
+}
+
 /** Next.js: files under `pages/api/`, and the App Router's `route.ts` files under `app/`, by their paths. */
 const NEXT_FILE = /(^|\/)(pages\/api\/.+|app\/(.+\/)?route)\.(js|jsx|ts|tsx|mjs)$/;
 
@@ -153,7 +204,7 @@ function nextRoutes(path: string, parsed: ParsedFile): ApiRoute[] {
     .map((s) => s.replace(/^\[\[?(?:\.\.\.)?([^\]]+)\]\]?$/, "{$1}"))
     .join("/")}`;
   const top = parsed.symbols.filter((s) => s.parent === -1);
-  const route = (method: string, handler: string, line: number): ApiRoute => ({ method, path: routePath, pattern: canonicalPattern(routePath), file: path, line, handler });
+  const route = (method: string, handler: string, line: number): ApiRoute => ({ method, path: routePath, pattern: canonicalPattern(routePath), file: path, line, handler, ...(handler === "default" ? {} : { handlerFile: path, handlerLine: line }) });
   if (appRouter) return top.filter((s) => HTTP_METHODS.test(s.name)).map((s) => route(s.name, s.name, s.startLine));
   const handler = top.find((s) => s.name === "handler") ?? top.find((s) => s.kind === "function");
   return [route("*", handler?.name ?? "default", handler?.startLine ?? 1)];
@@ -219,9 +270,9 @@ function stemOf(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
 }
 
-function byName(files: ReadonlyMap<string, FileFacts>, names: (f: FileFacts) => string[]): Map<string, FileFacts[]> {
-  const table = new Map<string, FileFacts[]>();
-  for (const file of files.values()) for (const name of names(file)) (table.get(name) ?? table.set(name, []).get(name)!).push(file);
+function byName<T>(items: Iterable<T>, names: (item: T) => string[]): Map<string, T[]> {
+  const table = new Map<string, T[]>();
+  for (const item of items) for (const name of names(item)) (table.get(name) ?? table.set(name, []).get(name)!).push(item);
   return table;
 }
 

@@ -124,6 +124,7 @@ const golang = TempRepo.create({
     '  router.GET("/:id", Get)',
     "}",
   ),
+  "users/handlers.go": lines("package users", 'import "github.com/gin-gonic/gin"', "func Login(c *gin.Context) {}"),
   "server/chi.go": lines(
     "package server",
     'import (\n  "net/http"\n  "github.com/go-chi/chi/v5"\n)',
@@ -169,6 +170,7 @@ const rust = TempRepo.create({
     '    Router::new().route("/users", post(create)).route("/profiles/:username", get(profile).delete(unfollow))',
     "}",
   ),
+  "src/tags.rs": lines("pub async fn list() -> String { String::new() }"),
   "src/actix.rs": lines(
     "use actix_web::{get, web, App};",
     '#[get("/articles/{slug}")]',
@@ -198,6 +200,7 @@ afterAll(async () => {
 });
 
 const routesOf = async (repo: string) => (await ws.apiMap({ repos: [repo] })).routes.map((r) => `${r.method} ${r.path} ${r.pattern} ${r.handler} ${r.file}:${r.line}`);
+const handlersOf = async (repo: string) => (await ws.apiMap({ repos: [repo] })).routes.map((r) => `${r.handler} ${r.handlerFile ?? "-"}:${r.handlerLine ?? "-"}`);
 const callsOf = async (repo: string, servers: string[]) => (await ws.apiMap({ repos: [repo, ...servers] })).calls.filter((c) => c.repo === repo);
 
 describe("routes of each framework, with their prefixes (real index)", () => {
@@ -262,6 +265,27 @@ describe("routes of each framework, with their prefixes (real index)", () => {
       "GET /api/profiles/:username /api/profiles/{} profile src/routes/users.rs:3",
       "DELETE /api/profiles/:username /api/profiles/{} unfollow src/routes/users.rs:3",
     ]);
+  });
+});
+
+describe("where each route's handler is defined", () => {
+  it("in the route's file, through imports, in the package or module its qualifier names", async () => {
+    expect(await handlersOf("nest")).toContain("ArticlesController.findOne src/articles/articles.controller.ts:7");
+    expect(await handlersOf("next")).toContain("handler pages/api/users/[id].ts:1");
+    // Imported names: `from . import views` then `views.follow`; `from .views import LoginAPIView`.
+    expect(await handlersOf("django")).toEqual([
+      "ProfileRetrieveAPIView conduit/apps/profiles/views.py:3",
+      "views.follow conduit/apps/profiles/views.py:5",
+      "LoginAPIView conduit/apps/profiles/views.py:1",
+      "ArticleViewSet conduit/apps/articles/views.py:1",
+      "ArticleViewSet conduit/apps/articles/views.py:1",
+      "TagListView conduit/apps/articles/views.py:3",
+    ]);
+    expect(await handlersOf("spring")).toContain("ArticlesApi.article src/main/java/io/conduit/ArticlesApi.java:6");
+    // Go: another file of the same package; a handler the repository does not define is not guessed.
+    expect(await handlersOf("golang")).toEqual(["TagList main.go:15", "health main.go:16", "list -:-", "get -:-", "stats -:-", "Login users/handlers.go:3", "Get -:-"]);
+    // Rust: the module the path names (`tags::list` in src/tags.rs).
+    expect(await handlersOf("rust")).toEqual(["article src/actix.rs:2", "feed -:-", "tags::list src/tags.rs:1", "create -:-", "profile -:-", "unfollow -:-"]);
   });
 });
 
