@@ -3,7 +3,8 @@ import { resolveConfig, type Config, type IndexOptions } from "./core/config.js"
 import { ContextSmithError } from "./core/errors.js";
 import { RepoFiles } from "./core/repo-file.js";
 import type { IndexStats, Language, RunOptions, SymbolInfo } from "./core/types.js";
-import type { ApiCall, ApiRoute } from "./graph/api-links.js";
+import { apiCallersOf, apiHandlersOf, impactSites, type ApiHop, type HopSite } from "./graph/api-hops.js";
+import { linkApi, type ApiCall, type ApiMap, type ApiRoute } from "./graph/api-links.js";
 import { repositoryApi } from "./graph/api-map.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
@@ -52,6 +53,12 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /** Ranking overrides for this query only. */
   ranking?: RankingOverrides;
+}
+
+/** Options of the graph queries (`callers`, `callees`, `impact`). */
+export interface GraphQueryOptions extends QueryOptions {
+  /** Follow the API contract within the repository (default true). */
+  api?: boolean;
 }
 
 /** Options of `context`. */
@@ -112,7 +119,7 @@ export class Engine {
   #retired: IndexStore[] = [];
   #queries = 0;
   /** What queries derived from the index, and the part versions it was derived at. */
-  #derived: { store: IndexStore; createdAt: number; versions: PartVersions; searcher: Searcher; graph: CodeGraph | null } | null = null;
+  #derived: { store: IndexStore; createdAt: number; versions: PartVersions; searcher: Searcher; graph: CodeGraph | null; api: { routes: ApiRoute[]; calls: ApiCall[] } | null } | null = null;
   #refreshing: Promise<unknown> | null = null;
 
   /** @throws ContextSmithError `PATH_NOT_FOUND` or `NOT_A_DIRECTORY` for a bad root. */
@@ -253,19 +260,37 @@ export class Engine {
     return (await this.#codeGraph(options)).finder.lookup(name);
   }
 
-  /** Where what `name` means is called: one hop up the call graph, with the call lines. */
-  async callers(name: string, options: QueryOptions = {}): Promise<CallsResult> {
-    return (await this.#codeGraph(options)).callers(name);
+  /**
+   * Where what `name` means is called: one hop up the call graph, with the call lines; and, where
+   * it handles a route, the requests of this repository that reach it (`api`). `api: false`
+   * leaves the API contract out (a workspace links across its repositories itself).
+   */
+  async callers(name: string, options: GraphQueryOptions = {}): Promise<CallsResult> {
+    const result = (await this.#codeGraph(options)).callers(name);
+    return this.#withApi(result, result.targets, apiCallersOf, options);
   }
 
-  /** What the code of `name` calls: one hop down the call graph. */
-  async callees(name: string, options: QueryOptions = {}): Promise<CallsResult> {
-    return (await this.#codeGraph(options)).callees(name);
+  /** What the code of `name` calls: one hop down the call graph; and the route handlers its requests reach (`api`). */
+  async callees(name: string, options: GraphQueryOptions = {}): Promise<CallsResult> {
+    const result = (await this.#codeGraph(options)).callees(name);
+    return this.#withApi(result, result.targets, apiHandlersOf, options);
   }
 
-  /** Everything that calls `name`, transitively (default depth 5), tests apart from production code. */
-  async impact(name: string, options: QueryOptions & { depth?: number } = {}): Promise<ImpactResult> {
-    return (await this.#codeGraph(options)).impact(name, options.depth);
+  /**
+   * Everything that calls `name`, transitively (default depth 5), tests apart from production code;
+   * and the requests that reach it, or any caller in the tree, as a route handler (`api`).
+   */
+  async impact(name: string, options: GraphQueryOptions & { depth?: number } = {}): Promise<ImpactResult> {
+    const result = (await this.#codeGraph(options)).impact(name, options.depth);
+    return this.#withApi(result, impactSites(result), apiCallersOf, options);
+  }
+
+  async #withApi<T extends { api?: ApiHop[] }>(result: T, sites: ReadonlyArray<{ path: string; startLine: number; endLine: number }>, hops: (map: ApiMap, sites: readonly HopSite[]) => ApiHop[], options: GraphQueryOptions): Promise<T> {
+    if (options.api === false || sites.length === 0) return result;
+    const { routes, calls } = await this.api({ ...options, refresh: false });
+    if (calls.length === 0) return result;
+    const found = hops(linkApi([{ repo: "", routes, calls }]), sites.map((s) => ({ repo: "", ...s })));
+    return found.length > 0 ? { ...result, api: found } : result;
   }
 
   /** A file's neighbours: what it imports, what imports it, what changes with it, its call-graph neighbours. */
@@ -301,9 +326,14 @@ export class Engine {
     }, options);
   }
 
-  /** The routes this repository serves and the HTTP requests it makes (see graph/api-map.ts). */
+  /** The routes this repository serves and the HTTP requests it makes (see graph/api-map.ts), kept until a file changes. */
   async api(options: QueryOptions = {}): Promise<{ routes: ApiRoute[]; calls: ApiCall[] }> {
-    return this.#query(async () => repositoryApi((await this.#fresh(options)).store), options);
+    return this.#query(async () => {
+      const { store } = await this.#fresh(options);
+      const derived = this.#derived!;
+      derived.api ??= repositoryApi(store);
+      return derived.api;
+    }, options);
   }
 
   /** Languages, size, central and hot files, and the index's state. */
@@ -407,13 +437,15 @@ export class Engine {
     const meta = store.meta();
     const derived = this.#derived;
     if (!derived || derived.store !== store || derived.createdAt !== meta.createdAt) {
-      this.#derived = { store, createdAt: meta.createdAt, versions: meta.versions, searcher: new Searcher(store, this.config.root, this.ranking), graph: null };
+      this.#derived = { store, createdAt: meta.createdAt, versions: meta.versions, searcher: new Searcher(store, this.config.root, this.ranking), graph: null, api: null };
     } else {
       const changed = new Set((Object.keys(meta.versions) as IndexPart[]).filter((part) => meta.versions[part] !== derived.versions[part]));
       if (changed.size > 0) {
         derived.searcher.invalidate(changed);
         // The graph's symbol lookup reads the files' symbols too.
         if (changed.has("graph") || changed.has("files")) derived.graph = null;
+        // The API map reads the files' parse (its HTTP facts and symbols).
+        if (changed.has("files")) derived.api = null;
         derived.versions = meta.versions;
       }
     }

@@ -3,7 +3,7 @@
  * @packageDocumentation
  */
 export { Engine } from "./engine.js";
-export type { ContextOptions, EngineOptions, IndexedFile, IndexStatus, QueryOptions } from "./engine.js";
+export type { ContextOptions, EngineOptions, GraphQueryOptions, IndexedFile, IndexStatus, QueryOptions } from "./engine.js";
 export { serveHttp } from "./http/server.js";
 export type { RunningHttpServer, ServeHttpOptions } from "./http/server.js";
 export { Runtime } from "./runtime/runtime.js";

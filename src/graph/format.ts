@@ -3,6 +3,7 @@
  * line per fact, paths with line numbers an agent can open.
  */
 import { formatBytes, formatCount } from "../core/format.js";
+import type { ApiHop } from "./api-hops.js";
 import type { CallsResult, ImpactNode, ImpactResult, OverviewResult, RelatedResult, SymbolLocation, SymbolLookup } from "./types.js";
 
 function where(s: SymbolLocation): string {
@@ -24,7 +25,13 @@ export function formatCalls(result: CallsResult, direction: "callers" | "callees
     const note = c.how === "ambiguous" ? `  [ambiguous: ${c.candidates} candidates]` : c.how === "unique" ? "  [by name]" : "";
     lines.push(`  ${c.path}:${c.line}  ${who}${note}`);
   }
+  if (result.api?.length) lines.push(direction === "callers" ? "  over HTTP (requests that reach it as a route handler):" : "  over HTTP (the route handlers its requests reach):", ...result.api.map((h) => `    ${formatHop(h)}`));
   return `${lines.join("\n")}\n`;
+}
+
+/** One hop across the API contract: `web src/login.ts:3  submitLogin  POST /api/users/login → login [0.9: same path]`. */
+export function formatHop(h: ApiHop): string {
+  return `${h.repo ? `${h.repo} ` : ""}${h.file}:${h.line}  ${h.symbol ?? "<module>"}  ${h.method} ${h.path}${h.via ? ` (${h.via})` : ""}  [${h.confidence}: ${h.how}]`;
 }
 
 export function formatImpact(result: ImpactResult, limit: { maxLines: number; more: string }): string {
@@ -52,6 +59,7 @@ export function formatImpact(result: ImpactResult, limit: { maxLines: number; mo
   out.push(`${formatCount(c.symbols)} callers in ${formatCount(c.files)} files: ${formatCount(c.production)} production files, ${formatCount(c.tests)} test files`);
   out.push(`by depth: ${result.byDepth.map((n, i) => `${i + 1}: ${formatCount(n)}`).join(", ") || "none"}${result.truncated ? ` (cut at depth ${result.depth}; there are callers further up)` : ""}`);
   if (result.tests.length > 0) out.push(`tests to run: ${result.tests.slice(0, 20).join(" ")}${result.tests.length > 20 ? " …" : ""}`);
+  if (result.api?.length) out.push(`reached over HTTP by ${formatCount(result.api.length)} request${result.api.length === 1 ? "" : "s"} (API links):`, ...result.api.slice(0, 50).map((h) => `  ${formatHop(h)}`));
   return `${out.join("\n")}\n`;
 }
 

@@ -6,6 +6,7 @@
 import type { Language, SymbolInfo } from "../core/types.js";
 
 import type { Resolution } from "../store/types.js";
+import type { ApiHop } from "./api-hops.js";
 
 /** One definition, as the graph queries report it: the symbol, its file and language. */
 export interface SymbolLocation extends Pick<SymbolInfo, "name" | "qualifiedName" | "kind" | "signature" | "doc" | "startLine" | "endLine"> {
@@ -39,6 +40,8 @@ export interface CallsResult {
   targets: SymbolLocation[];
   calls: CallHit[];
   suggestions: string[];
+  /** Across the API contract: the requests that reach the targets as route handlers (callers), or the handlers the targets' requests reach (callees). */
+  api?: ApiHop[];
 }
 
 /** A node of an impact tree: a caller, the call lines, and the callers of it one level deeper. */
@@ -70,6 +73,8 @@ export interface ImpactResult {
   /** True when the depth limit cut the tree (there are callers further up). */
   truncated: boolean;
   suggestions: string[];
+  /** The requests that reach, as route handlers, the targets or any caller in the tree. */
+  api?: ApiHop[];
 }
 
 /** Result of `related`: a file's neighbours by code and by history. */

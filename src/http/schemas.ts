@@ -201,8 +201,22 @@ export const SymbolResponse = z.object({
 });
 
 const callHit = z.object({ symbol: symbolLocation.nullable(), path: z.string(), line: z.number().int(), how: z.string(), candidates: z.number().int().optional() });
+const apiHop = z
+  .object({
+    repo: z.string().optional(),
+    file: z.string(),
+    line: z.number().int(),
+    symbol: z.string().nullable().describe("The function making the request (callers) or the handler serving it (callees)"),
+    method: z.string(),
+    path: z.string().describe("The request's URL (callers) or the route's pattern (callees)"),
+    via: z.string().nullable().describe("The handler (callers) or the requesting function (callees) on this side"),
+    confidence: z.number(),
+    how: z.string(),
+  })
+  .describe("One hop across the API contract");
+const apiHops = z.array(apiHop).optional().describe("Across the API contract of the workspace: requests that reach it as a route handler (callers, impact) or the handlers its requests reach (callees)");
 export const CallsResponse = z.object({
-  results: z.array(z.object({ repo: z.string(), query: z.string(), targets: z.array(symbolLocation), calls: z.array(callHit), suggestions: z.array(z.string()) })),
+  results: z.array(z.object({ repo: z.string(), query: z.string(), targets: z.array(symbolLocation), calls: z.array(callHit), suggestions: z.array(z.string()), api: apiHops })),
 });
 
 export const ImpactQuery = z.object({ depth: z.coerce.number().int().min(1).max(10).optional() });
@@ -242,6 +256,7 @@ export const ImpactResponse = z.object({
       tests: z.array(z.string()),
       truncated: z.boolean(),
       suggestions: z.array(z.string()),
+      api: apiHops,
     }),
   ),
 });
@@ -263,7 +278,11 @@ export const ErrorResponse = z.object({
 
 export const HealthResponse = z.object({ ok: z.literal(true), version: z.string(), repos: z.number().int(), mode: z.enum(["workspace", "repository"]) });
 
-const apiTarget = z.object({ repo: z.string(), method: z.string(), pattern: z.string(), file: z.string(), line: z.number().int(), handler: z.string(), confidence: z.number(), how: z.string() });
+const handlerAt = {
+  handlerFile: z.string().optional().describe("Where the handler is defined, when found"),
+  handlerLine: z.number().int().optional(),
+};
+const apiTarget = z.object({ repo: z.string(), method: z.string(), pattern: z.string(), file: z.string(), line: z.number().int(), handler: z.string(), ...handlerAt, confidence: z.number(), how: z.string() });
 export const ApiMapQuery = z.object({
   repos: z.string().max(4000).optional().describe("Repositories, comma-separated (default: all)"),
   groups: z.string().max(4000).optional().describe("Groups, comma-separated"),
@@ -272,7 +291,7 @@ export const ApiMapQuery = z.object({
   unmatched: z.enum(["true", "false", "1", "0"]).optional().describe("Only the calls that reach no route"),
 });
 export const ApiMapResponse = z.object({
-  routes: z.array(z.object({ repo: z.string(), method: z.string(), path: z.string(), pattern: z.string(), file: z.string(), line: z.number().int(), handler: z.string(), unknownPrefix: z.string().optional() })),
+  routes: z.array(z.object({ repo: z.string(), method: z.string(), path: z.string(), pattern: z.string(), file: z.string(), line: z.number().int(), handler: z.string(), ...handlerAt, unknownPrefix: z.string().optional() })),
   calls: z.array(
     z.object({
       repo: z.string(),

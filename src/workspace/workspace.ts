@@ -3,6 +3,7 @@ import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { ContextSmithError } from "../core/errors.js";
 import type { RunOptions } from "../core/types.js";
 import { Engine, type EngineOptions, type IndexedFile, type QueryOptions } from "../engine.js";
+import { apiCallersOf, apiHandlersOf, impactSites, type ApiHop, type HopSite } from "../graph/api-hops.js";
 import { linkApi, type ApiMap } from "../graph/api-links.js";
 import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
@@ -441,18 +442,34 @@ export class Workspace {
     };
   }
 
-  /** Callers or callees of `name` in every repository of the scope (or in `repo` alone), one hop. */
+  /**
+   * Callers or callees of `name` in every repository of the scope (or in `repo` alone), one hop;
+   * with, across the API contract of the whole workspace, the requests that reach it as a route
+   * handler (callers) or the handlers its requests reach (callees).
+   */
   async calls(name: string, direction: "callers" | "callees", options: WorkspaceQueryOptions & { repo?: string } = {}): Promise<Array<CallsResult & { repo: string }>> {
     const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
-    const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine[direction](name, { refresh: false })), repo: p.repo })));
-    return results.filter((r) => r.targets.length > 0);
+    const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine[direction](name, { refresh: false, api: false })), repo: p.repo })));
+    const found = results.filter((r) => r.targets.length > 0);
+    return this.#acrossApi(found, (r) => r.targets, direction === "callers" ? apiCallersOf : apiHandlersOf, options);
   }
 
-  /** Everything that calls `name`, transitively to `depth`, in every repository of the scope (or in `repo` alone). */
+  /** Everything that calls `name`, transitively to `depth`, in every repository of the scope (or in `repo` alone); and the requests, anywhere in the workspace, that reach it or a caller as a route handler. */
   async impact(name: string, depth: number, options: WorkspaceQueryOptions & { repo?: string } = {}): Promise<Array<ImpactResult & { repo: string }>> {
     const { engines } = await this.#open(options.repo ? { repos: [options.repo] } : {}, options);
-    const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine.impact(name, { refresh: false, depth })), repo: p.repo })));
-    return results.filter((r) => r.targets.length > 0);
+    const results = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ ...(await engine.impact(name, { refresh: false, depth, api: false })), repo: p.repo })));
+    return this.#acrossApi(results.filter((r) => r.targets.length > 0), impactSites, apiCallersOf, options);
+  }
+
+  /** Adds to each result its hops across the API map of the whole workspace. */
+  async #acrossApi<T extends { repo: string; api?: ApiHop[] }>(results: T[], sites: (r: T) => ReadonlyArray<{ path: string; startLine: number; endLine: number }>, hops: (map: ApiMap, sites: readonly HopSite[]) => ApiHop[], options: WorkspaceQueryOptions): Promise<T[]> {
+    if (results.length === 0) return results;
+    const map = await this.apiMap({}, options);
+    if (map.calls.length === 0) return results;
+    return results.map((r) => {
+      const found = hops(map, sites(r).map((s) => ({ repo: r.repo, path: s.path, startLine: s.startLine, endLine: s.endLine })));
+      return found.length > 0 ? { ...r, api: found } : r;
+    });
   }
 
   /**

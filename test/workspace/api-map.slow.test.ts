@@ -35,7 +35,7 @@ const web = TempRepo.create(
 );
 const node = TempRepo.create(
   {
-    "src/auth.controller.ts": ["import { Router } from 'express';", "const router = Router();", "router.post('/auth/login', login);", "export default router;", "function login(req: any, res: any) { res.send(); }", ""].join("\n"),
+    "src/auth.controller.ts": ["import { Router } from 'express';", "const router = Router();", "router.post('/auth/login', login);", "export default router;", "function login(req: any, res: any) { res.send(authenticate()); }", "function authenticate() { return 1; }", ""].join("\n"),
     "src/orders.controller.ts": ["import { Router } from 'express';", "const router = Router();", "router.get('/orders', listOrders);", "router.delete('/orders/:id', cancelOrder);", "export default router;", "function listOrders() {}", "function cancelOrder() {}", ""].join("\n"),
     "src/routes.ts": ["import { Router } from 'express';", "import auth from './auth.controller';", "import orders from './orders.controller';", "const api = Router().use(auth).use(orders);", "export default Router().use('/api', api);", ""].join("\n"),
     "src/main.ts": ["import express from 'express';", "import routes from './routes';", "const app = express();", "app.use(routes);", ""].join("\n"),
@@ -47,6 +47,14 @@ const python = TempRepo.create(
     "app/routes/auth.py": ["from fastapi import APIRouter", "router = APIRouter()", "@router.post('/login')", "def login():", "    pass", ""].join("\n"),
     "app/routes/api.py": ["from fastapi import APIRouter", "from app.routes import auth", "router = APIRouter()", "router.include_router(auth.router, prefix='/auth')", ""].join("\n"),
     "app/main.py": ["from fastapi import FastAPI", "from app.routes.api import router as api_router", "app = FastAPI()", "app.include_router(api_router, prefix=settings.api_prefix)", ""].join("\n"),
+  },
+  { git: true },
+);
+// A monorepo: the client and the server of one contract in one repository.
+const mono = TempRepo.create(
+  {
+    "server/users.ts": ["import express from 'express';", "const app = express();", "app.get('/api/users/:id', getUser);", "function getUser(req: any, res: any) { res.json({}); }", ""].join("\n"),
+    "client/users.ts": ["export async function loadUser(id: string) {", "  return fetch(`/api/users/${id}`);", "}", ""].join("\n"),
   },
   { git: true },
 );
@@ -63,7 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ws?.close();
   rmSync(dataDir, { recursive: true, force: true });
-  [web, node, python].forEach((r) => r.dispose());
+  [web, node, python, mono].forEach((r) => r.dispose());
 });
 
 describe("the API map across repositories (real index)", () => {
@@ -119,5 +127,33 @@ describe("the API map across repositories (real index)", () => {
     const map = await ws.apiMap({ all: true });
     const refund = map.calls.find((c) => c.file === "src/orders.ts" && c.line === 5)!;
     expect(refund.targets.map((t) => [t.repo, t.pattern, t.handler])).toEqual([["node", "/api/refunds/{}", "refund"]]);
+  });
+
+  it("callers, callees and impact cross the contract: the requests that reach a handler, the handlers a request reaches", async () => {
+    const [callers] = await ws.calls("login", "callers", { repo: "node" });
+    expect(callers!.api!.map((h) => [h.repo, h.file, h.line, h.symbol, h.method, h.via, h.confidence])).toEqual([["web", "src/login.ts", 3, "submitLogin", "POST", "login", 0.9]]);
+    const [callees] = await ws.calls("submitLogin", "callees", { repo: "web" });
+    expect(callees!.api!.map((h) => [h.repo, h.file, h.line, h.symbol, h.path, h.via])).toEqual([
+      ["node", "src/auth.controller.ts", 5, "login", "/api/auth/login", "submitLogin"],
+      // A decorated Python function starts at its decorator.
+      ["py", "app/routes/auth.py", 3, "login", "/auth/login", "submitLogin"],
+    ]);
+    // What the handler calls: its impact reaches the client through the handler.
+    const [impact] = await ws.impact("authenticate", 3, { repo: "node" });
+    expect(impact!.api!.map((h) => [h.repo, h.symbol, h.via])).toEqual([["web", "submitLogin", "login"]]);
+    // A function that calls no route has no hops.
+    const [plain] = await ws.calls("cancelOrder", "callers", { repo: "web" });
+    expect(plain?.api).toBeUndefined();
+  });
+
+  it("within one repository: ctxsmith callers and callees follow the contract, in JSON and text", () => {
+    const callers = runCli(["callers", "getUser", "--path", mono.root, "--json"]);
+    expect(callers.status, callers.stderr).toBe(0);
+    expect((JSON.parse(callers.stdout) as { api: unknown[] }).api).toEqual([
+      { file: "client/users.ts", line: 2, symbol: "loadUser", method: "GET", path: "/api/users/{}", via: "getUser", confidence: 0.9, how: "same path, through parameters" },
+    ]);
+    const text = runCli(["callees", "loadUser", "--path", mono.root]);
+    expect(text.stdout).toContain("over HTTP (the route handlers its requests reach):");
+    expect(text.stdout).toContain("server/users.ts:4  getUser  GET /api/users/{} (loadUser)  [0.9: same path, through parameters]");
   });
 });

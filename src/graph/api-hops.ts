@@ -1,0 +1,85 @@
+import type { ApiMap } from "./api-links.js";
+
+/**
+ * One hop across the API contract, as the graph commands show it: a request that reaches a route
+ * handler (for `callers` and `impact` of the handler, or of what it calls), or a handler that a
+ * function's request reaches (for `callees`).
+ */
+export interface ApiHop {
+  /** The other side's repository (in a workspace; absent within one repository). */
+  repo?: string;
+  file: string;
+  line: number;
+  /** The function making the request (callers) or the handler serving it (callees). */
+  symbol: string | null;
+  method: string;
+  /** The request's URL (callers) or the route's path pattern (callees). */
+  path: string;
+  /** The handler (callers) or the request's function (callees) on this side. */
+  via: string | null;
+  confidence: number;
+  how: string;
+}
+
+/** Code a hop starts from: a definition's file and lines, in a repository. */
+export interface HopSite {
+  repo: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+const within = (site: HopSite, repo: string, file: string | undefined, line: number | undefined): boolean =>
+  site.repo === repo && site.path === file && line !== undefined && site.startLine <= line && line <= site.endLine;
+
+/** The requests that reach a route whose handler is defined in one of `sites`, best first. */
+export function apiCallersOf(map: ApiMap, sites: readonly HopSite[]): ApiHop[] {
+  const hops: ApiHop[] = [];
+  for (const call of map.calls) {
+    for (const t of call.targets) {
+      if (!sites.some((s) => within(s, t.repo, t.handlerFile, t.handlerLine))) continue;
+      hops.push({ ...(call.repo ? { repo: call.repo } : {}), file: call.file, line: call.line, symbol: call.symbol, method: call.method, path: call.url, via: t.handler || null, confidence: t.confidence, how: t.how });
+    }
+  }
+  return sorted(hops);
+}
+
+/** The route handlers that the requests made in `sites` reach, best first. */
+export function apiHandlersOf(map: ApiMap, sites: readonly HopSite[]): ApiHop[] {
+  const hops: ApiHop[] = [];
+  for (const call of map.calls) {
+    if (!sites.some((s) => within(s, call.repo, call.file, call.line))) continue;
+    for (const t of call.targets) {
+      hops.push({ ...(t.repo ? { repo: t.repo } : {}), file: t.handlerFile ?? t.file, line: t.handlerLine ?? t.line, symbol: t.handler || null, method: t.method, path: t.pattern, via: call.symbol, confidence: t.confidence, how: t.how });
+    }
+  }
+  return sorted(hops);
+}
+
+function sorted(hops: ApiHop[]): ApiHop[] {
+  const seen = new Set<string>();
+  return hops
+    .sort((a, b) => b.confidence - a.confidence || (a.repo ?? "").localeCompare(b.repo ?? "") || a.file.localeCompare(b.file) || a.line - b.line)
+    .filter((h) => {
+      const key = `${h.repo}\0${h.file}\0${h.line}\0${h.symbol}`;
+      return !seen.has(key) && !!seen.add(key);
+    });
+}
+
+/** The code an impact tree covers: its targets and every caller in it. */
+export function impactSites(result: { targets: ReadonlyArray<{ path: string; startLine: number; endLine: number }>; tree: readonly ImpactTreeNode[] }): Array<{ path: string; startLine: number; endLine: number }> {
+  const sites = [...result.targets];
+  const walk = (nodes: readonly ImpactTreeNode[]): void => {
+    for (const n of nodes) {
+      if (n.symbol) sites.push(n.symbol);
+      walk(n.children);
+    }
+  };
+  walk(result.tree);
+  return sites;
+}
+
+interface ImpactTreeNode {
+  symbol: { path: string; startLine: number; endLine: number } | null;
+  children: readonly ImpactTreeNode[];
+}
