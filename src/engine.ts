@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { basename } from "node:path";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
 import { RepoFiles } from "./core/repo-file.js";
@@ -287,10 +288,16 @@ export class Engine {
 
   async #withApi<T extends { api?: ApiHop[] }>(result: T, sites: ReadonlyArray<{ path: string; startLine: number; endLine: number }>, hops: (map: ApiMap, sites: readonly HopSite[]) => ApiHop[], options: GraphQueryOptions): Promise<T> {
     if (options.api === false || sites.length === 0) return result;
-    const { routes, calls } = await this.api({ ...options, refresh: false });
-    if (calls.length === 0) return result;
-    const found = hops(linkApi([{ repo: "", routes, calls }]), sites.map((s) => ({ repo: "", ...s })));
+    const map = await this.apiMap({ ...options, refresh: false });
+    if (map.calls.length === 0) return result;
+    const repo = basename(this.config.root);
+    const found = hops(map, sites.map((s) => ({ repo, path: s.path, startLine: s.startLine, endLine: s.endLine })));
     return found.length > 0 ? { ...result, api: found } : result;
+  }
+
+  /** The API contract map within this repository (a monorepo's client and server): {@link Engine.api} linked, the repository named by its folder. */
+  async apiMap(options: QueryOptions = {}): Promise<ApiMap> {
+    return linkApi([{ repo: basename(this.config.root), ...(await this.api(options)) }]);
   }
 
   /** A file's neighbours: what it imports, what imports it, what changes with it, its call-graph neighbours. */

@@ -6,8 +6,8 @@ import type { ApiMap } from "./api-links.js";
  * function's request reaches (for `callees`).
  */
 export interface ApiHop {
-  /** The other side's repository (in a workspace; absent within one repository). */
-  repo?: string;
+  /** The other side's repository (within one repository, its folder's name). */
+  repo: string;
   file: string;
   line: number;
   /** The function making the request (callers) or the handler serving it (callees). */
@@ -38,7 +38,7 @@ export function apiCallersOf(map: ApiMap, sites: readonly HopSite[]): ApiHop[] {
   for (const call of map.calls) {
     for (const t of call.targets) {
       if (!sites.some((s) => within(s, t.repo, t.handlerFile, t.handlerLine))) continue;
-      hops.push({ ...(call.repo ? { repo: call.repo } : {}), file: call.file, line: call.line, symbol: call.symbol, method: call.method, path: call.url, via: t.handler || null, confidence: t.confidence, how: t.how });
+      hops.push({ repo: call.repo, file: call.file, line: call.line, symbol: call.symbol, method: call.method, path: call.url, via: t.handler || null, confidence: t.confidence, how: t.how });
     }
   }
   return sorted(hops);
@@ -50,7 +50,7 @@ export function apiHandlersOf(map: ApiMap, sites: readonly HopSite[]): ApiHop[] 
   for (const call of map.calls) {
     if (!sites.some((s) => within(s, call.repo, call.file, call.line))) continue;
     for (const t of call.targets) {
-      hops.push({ ...(t.repo ? { repo: t.repo } : {}), file: t.handlerFile ?? t.file, line: t.handlerLine ?? t.line, symbol: t.handler || null, method: t.method, path: t.pattern, via: call.symbol, confidence: t.confidence, how: t.how });
+      hops.push({ repo: t.repo, file: t.handlerFile ?? t.file, line: t.handlerLine ?? t.line, symbol: t.handler || null, method: t.method, path: t.pattern, via: call.symbol, confidence: t.confidence, how: t.how });
     }
   }
   return sorted(hops);
@@ -59,7 +59,7 @@ export function apiHandlersOf(map: ApiMap, sites: readonly HopSite[]): ApiHop[] 
 function sorted(hops: ApiHop[]): ApiHop[] {
   const seen = new Set<string>();
   return hops
-    .sort((a, b) => b.confidence - a.confidence || (a.repo ?? "").localeCompare(b.repo ?? "") || a.file.localeCompare(b.file) || a.line - b.line)
+    .sort((a, b) => b.confidence - a.confidence || a.repo.localeCompare(b.repo) || a.file.localeCompare(b.file) || a.line - b.line)
     .filter((h) => {
       const key = `${h.repo}\0${h.file}\0${h.line}\0${h.symbol}`;
       return !seen.has(key) && !!seen.add(key);

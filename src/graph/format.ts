@@ -4,6 +4,7 @@
  */
 import { formatBytes, formatCount } from "../core/format.js";
 import type { ApiHop } from "./api-hops.js";
+import type { ApiMap } from "./api-links.js";
 import type { CallsResult, ImpactNode, ImpactResult, OverviewResult, RelatedResult, SymbolLocation, SymbolLookup } from "./types.js";
 
 function where(s: SymbolLocation): string {
@@ -31,7 +32,7 @@ export function formatCalls(result: CallsResult, direction: "callers" | "callees
 
 /** One hop across the API contract: `web src/login.ts:3  submitLogin  POST /api/users/login → login [0.9: same path]`. */
 export function formatHop(h: ApiHop): string {
-  return `${h.repo ? `${h.repo} ` : ""}${h.file}:${h.line}  ${h.symbol ?? "<module>"}  ${h.method} ${h.path}${h.via ? ` (${h.via})` : ""}  [${h.confidence}: ${h.how}]`;
+  return `${h.repo} ${h.file}:${h.line}  ${h.symbol ?? "<module>"}  ${h.method} ${h.path}${h.via ? ` (${h.via})` : ""}  [${h.confidence}: ${h.how}]`;
 }
 
 export function formatImpact(result: ImpactResult, limit: { maxLines: number; more: string }): string {
@@ -96,3 +97,26 @@ export function formatOverview(o: OverviewResult): string {
   return `${lines.join("\n")}\n`;
 }
 
+
+/**
+ * The API contract map as text: routes, then calls with the handlers each reaches (`→`, at the
+ * handler's definition when it is known) or why none (`✗`). `unmatched`: only the calls that
+ * reach nothing.
+ */
+export function formatApiMap(map: ApiMap, options: { unmatched?: boolean } = {}): string {
+  const out: string[] = [];
+  const calls = options.unmatched ? map.calls.filter((c) => c.targets.length === 0) : map.calls;
+  if (!options.unmatched) {
+    out.push(`Routes (${map.routes.length})`);
+    for (const r of map.routes) out.push(`  ${r.repo}  ${r.method.padEnd(6)} ${r.path}  ${r.file}:${r.line}${r.handler ? `  ${r.handler}` : ""}`);
+    if (map.routes.length === 0) out.push("  none found");
+  }
+  const linked = calls.filter((c) => c.targets.length > 0).length;
+  out.push(`${options.unmatched ? "Unmatched calls" : "Calls"} (${calls.length}${options.unmatched ? "" : `, ${linked} linked`})`);
+  for (const c of calls) {
+    out.push(`  ${c.repo}  ${c.method.padEnd(6)} ${c.url}  ${c.file}:${c.line}${c.symbol ? ` in ${c.symbol}` : ""}`);
+    if (c.targets.length === 0) out.push(`      ✗ ${c.why}`);
+    for (const t of c.targets) out.push(`      → ${t.repo}  ${t.method} ${t.pattern}  ${t.handlerFile ?? t.file}:${t.handlerLine ?? t.line}${t.handler ? ` ${t.handler}` : ""}  (${t.how}, ${t.confidence})`);
+  }
+  return `${out.join("\n")}\n`;
+}

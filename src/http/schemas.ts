@@ -203,7 +203,7 @@ export const SymbolResponse = z.object({
 const callHit = z.object({ symbol: symbolLocation.nullable(), path: z.string(), line: z.number().int(), how: z.string(), candidates: z.number().int().optional() });
 const apiHop = z
   .object({
-    repo: z.string().optional(),
+    repo: z.string(),
     file: z.string(),
     line: z.number().int(),
     symbol: z.string().nullable().describe("The function making the request (callers) or the handler serving it (callees)"),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ContextSmithError } from "../core/errors.js";
 import type { Engine } from "../engine.js";
-import { formatCalls, formatImpact, formatLookup, formatOverview, formatRelated } from "../graph/format.js";
+import { formatApiMap, formatCalls, formatImpact, formatLookup, formatOverview, formatRelated } from "../graph/format.js";
 import type { CallsResult, ImpactResult, SymbolLookup } from "../graph/types.js";
 import { describeTarget } from "../notes/format.js";
 import { boundText } from "./bound.js";
@@ -191,6 +191,19 @@ export const TOOLS: readonly AnyTool[] = [
     readOnly: true,
     async run(_args, { engine }) {
       return { text: formatOverview(await engine.overview(noQueryRefresh)), files: [] };
+    },
+  }),
+  defineTool({
+    name: "get_api_map",
+    title: "The API contract map",
+    description:
+      "The HTTP routes this repository serves and the requests it makes, each request linked to the route handlers that serve it (with how sure and how it matched) or with why none does. Use it before changing an endpoint or a client call: the other side is what breaks.",
+    inputSchema: { unmatched: z.boolean().optional().describe("Only the requests that reach no route, with why") },
+    readOnly: true,
+    async run(args, { engine }) {
+      const map = await engine.apiMap(noQueryRefresh);
+      if (map.routes.length === 0 && map.calls.length === 0) return { text: "No HTTP routes or requests found in the repository.", files: [] };
+      return { text: formatApiMap(map, { unmatched: args.unmatched }), files: [] };
     },
   }),
   defineTool({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ContextSmithError } from "../core/errors.js";
-import { formatCalls, formatImpact, formatLookup } from "../graph/format.js";
+import { formatApiMap, formatCalls, formatImpact, formatLookup } from "../graph/format.js";
 import { expansionLabel } from "../workspace/relations.js";
 import type { Provenance, Scope } from "../workspace/types.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -115,7 +115,8 @@ export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [
   defineTool({
     name: "get_call_hierarchy",
     title: "Callers or callees",
-    description: "Who calls a function (callers, transitively to `depth`, tests apart) or what it calls (callees, one hop), in every repository where it is defined (or in `repo`).",
+    description:
+      "Who calls a function (callers, transitively to `depth`, tests apart) or what it calls (callees, one hop), in every repository where it is defined (or in `repo`); across the API contract too: the HTTP requests, in any repository, that reach a route handler, and the handlers a function's requests reach.",
     inputSchema: {
       name: symbolName,
       direction: z.enum(["callers", "callees"]).describe("callers: who calls it; callees: what it calls"),
@@ -131,6 +132,19 @@ export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [
           : (await workspace.calls(args.name, args.direction, { repo: args.repo })).map((r) => `## ${r.repo}\n${formatCalls(r, args.direction)}`);
       if (sections.length === 0) return { text: `No definition of ${args.name} in the workspace: try get_symbol_definition or search_codebases.`, notFound: true };
       return { text: sections.join("\n") };
+    },
+  }),
+  defineTool({
+    name: "get_api_map",
+    title: "The API contract map, across repositories",
+    description:
+      "The HTTP routes the workspace's repositories serve and the requests they make, each request linked to the route handlers that serve it in any repository of the scope (repository, file, line, how sure, how it matched) or with why none does. Use it before changing an endpoint or a client call: the other side, often in another repository, is what breaks.",
+    inputSchema: { ...scopeShape, unmatched: z.boolean().optional().describe("Only the requests that reach no route, with why") },
+    readOnly: true,
+    async run(args, { workspace }) {
+      const map = await workspace.apiMap(scopeOf(args));
+      const body = map.routes.length === 0 && map.calls.length === 0 ? "No HTTP routes or requests found." : formatApiMap(map, { unmatched: args.unmatched }).trimEnd();
+      return { text: `${body}\n\n${scopeLine(map.scope)}${noticesOf(map.notices)}` };
     },
   }),
   defineTool({

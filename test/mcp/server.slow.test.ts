@@ -9,7 +9,7 @@ import { callTool } from "../helpers/mcp.js";
 import { TempRepo } from "../helpers/repo.js";
 import { PYTHON } from "../graph/fixtures.js";
 
-const TOOL_NAMES = ["get_context", "search", "find_symbol", "callers", "callees", "impact", "related_files", "add_note", "overview", "reindex"];
+const TOOL_NAMES = ["get_context", "search", "find_symbol", "callers", "callees", "impact", "related_files", "add_note", "overview", "get_api_map", "reindex"];
 
 let repo: TempRepo;
 let client: Client;
@@ -64,6 +64,8 @@ describe("ctxsmith serve (MCP over stdio, driven by the SDK's client)", () => {
     const related = await call("related_files", { path: "shop/util.py" });
     expect(related.text).toContain("imported by:\n  shop/payments.py");
     expect((await call("overview")).text).toMatch(/central files \(PageRank over imports and calls\):\n {2}\S+/);
+    // The shop serves no HTTP: the map says so rather than answering empty.
+    expect((await call("get_api_map")).text).toBe("No HTTP routes or requests found in the repository.");
     expect((await call("reindex")).text).toContain("Index up to date");
   });
 

@@ -8,7 +8,7 @@ import { CLI, runCli } from "../helpers/cli.js";
 import { callTool } from "../helpers/mcp.js";
 import { makeServices } from "../helpers/services.js";
 
-const TOOL_NAMES = ["get_context", "search_codebases", "get_symbol_definition", "get_call_hierarchy", "list_repositories", "get_repository_relations", "manage_repository_relations"];
+const TOOL_NAMES = ["get_context", "search_codebases", "get_symbol_definition", "get_call_hierarchy", "get_api_map", "list_repositories", "get_repository_relations", "manage_repository_relations"];
 
 const services = makeServices();
 const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-ws-mcp-"));
@@ -73,6 +73,10 @@ describe("ctxsmith serve --workspace (MCP, driven by the SDK's client)", () => {
     const callers = await call("get_call_hierarchy", { name: "open_session", direction: "callers" });
     expect(callers.text).toContain("## auth");
     expect(callers.text).toContain("auth/login.py:8");
+    // The API map: web's login request through its wrapper, and why it links nowhere (no service serves routes).
+    const api = await call("get_api_map", { unmatched: true });
+    expect(api.text).toContain("web  POST   /api/v1/auth/login  src/login.ts:5 in submitLogin\n      ✗ no routes in the scope");
+    expect(api.text).toContain("Searched: web, auth, schema");
     const missing = await call("get_symbol_definition", { name: "NoSuchThing" });
     expect(missing).toMatchObject({ isError: true });
     const repos = await call("list_repositories");

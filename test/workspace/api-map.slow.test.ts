@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace } from "../../src/workspace/workspace.js";
 import { runCli } from "../helpers/cli.js";
@@ -150,7 +150,7 @@ describe("the API map across repositories (real index)", () => {
     const callers = runCli(["callers", "getUser", "--path", mono.root, "--json"]);
     expect(callers.status, callers.stderr).toBe(0);
     expect((JSON.parse(callers.stdout) as { api: unknown[] }).api).toEqual([
-      { file: "client/users.ts", line: 2, symbol: "loadUser", method: "GET", path: "/api/users/{}", via: "getUser", confidence: 0.9, how: "same path, through parameters" },
+      { repo: basename(mono.root), file: "client/users.ts", line: 2, symbol: "loadUser", method: "GET", path: "/api/users/{}", via: "getUser", confidence: 0.9, how: "same path, through parameters" },
     ]);
     const text = runCli(["callees", "loadUser", "--path", mono.root]);
     expect(text.stdout).toContain("over HTTP (the route handlers its requests reach):");
