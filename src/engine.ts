@@ -6,6 +6,7 @@ import { RepoFiles } from "./core/repo-file.js";
 import type { IndexStats, Language, RunOptions, SymbolInfo } from "./core/types.js";
 import { apiCallersOf, apiHandlersOf, impactSites, type ApiHop, type HopSite } from "./graph/api-hops.js";
 import { linkApi, type ApiCall, type ApiMap, type ApiRoute } from "./graph/api-links.js";
+import { withApiNeighbours } from "./query/pack/api-neighbours.js";
 import { repositoryApi } from "./graph/api-map.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
@@ -18,7 +19,7 @@ import { resolveRanking, type RankingConfig, type RankingOverrides } from "./que
 import { describeFile, rerankFiles } from "./query/rerank.js";
 import { Searcher, type RankOptions } from "./query/searcher.js";
 import { embedTask, taskVector, type TaskEmbedding } from "./query/task-vector.js";
-import type { PackSource } from "./query/pack/pack-ranking.js";
+import type { PackEntry, PackSource } from "./query/pack/pack-ranking.js";
 import type { RankedFile, RankResult, SearchHit } from "./query/types.js";
 import type { TrackedEmbedder } from "./runtime/embed/tracked.js";
 import { Runtime } from "./runtime/runtime.js";
@@ -215,7 +216,11 @@ export class Engine {
       }
       // Ranking is synchronous: a signal that came meanwhile is heard now, before the packing.
       throwIfAborted(options.signal);
-      const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config);
+      // A task about one side of an HTTP contract sees the other (a monorepo's client and server).
+      const map = await this.apiMap({ refresh: false });
+      const name = basename(this.config.root);
+      const linked = (entries: PackEntry[], source: PackSource) => withApiNeighbours(entries, map, (repo) => (repo === name ? source : undefined), name);
+      const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config, linked);
       const result = await attachNotes(await repack(budget), this.#notebook().list(), repack, counter);
       return { ...result, ...withNotices(notices) };
     }, options);

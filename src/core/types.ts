@@ -110,12 +110,18 @@ export interface ApiFacts {
   global?: UrlPart[];
 }
 
+/** What the API map reads of a file that has HTTP facts: the facts and the imports that resolve their names. Stored apart from the parse. */
+export interface ApiRecord {
+  facts: ApiFacts;
+  imports: ImportInfo[];
+}
+
 /** What parsing one file yields. */
 export interface ParsedFile {
   symbols: SymbolInfo[];
   calls: CallSite[];
   imports: ImportInfo[];
-  /** Its routes and HTTP requests, when it has any. */
+  /** Its routes and HTTP requests, when it has any (stored as an {@link ApiRecord}, not with the parse). */
   api?: ApiFacts;
   /** tree-sitter found syntax errors (the file is still indexed; tree-sitter recovers). */
   hasErrors: boolean;

@@ -1,4 +1,4 @@
-import type { ApiFacts, ImportInfo, Language, ParsedFile, SymbolInfo, UrlPart } from "../core/types.js";
+import type { ApiFacts, ImportInfo, Language, SymbolInfo, UrlPart } from "../core/types.js";
 import type { IndexStore } from "../store/store.js";
 import { canonicalPattern, type ApiCall, type ApiRoute } from "./api-links.js";
 import { innermostAt } from "./lookup.js";
@@ -14,7 +14,8 @@ const PARAM = "\u0002";
 interface FileFacts {
   path: string;
   language: Language;
-  parsed: ParsedFile;
+  symbols: readonly SymbolInfo[];
+  imports: readonly ImportInfo[];
   api: ApiFacts;
 }
 
@@ -51,11 +52,15 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
     paths.push(record.path);
     if (record.skipped || !record.language) continue;
     languageOf.set(record.path, record.language);
-    const next = NEXT_FILE.test(record.path) && (record.language === "javascript" || record.language === "typescript" || record.language === "tsx");
-    const parsed = store.parse.parsed(record.path);
-    if (parsed && next) routes.push(...nextRoutes(record.path, parsed));
-    if (parsed?.api) files.set(record.path, { path: record.path, language: record.language, parsed, api: parsed.api });
+    if (NEXT_FILE.test(record.path) && (record.language === "javascript" || record.language === "typescript" || record.language === "tsx")) routes.push(...nextRoutes(record.path, store.parse.symbols(record.path) ?? []));
   }
+  // Only the files with HTTP facts are read whole.
+  for (const path of store.parse.apiPaths()) {
+    const record = store.parse.api(path);
+    const language = languageOf.get(path);
+    if (record && language) files.set(path, { path, language, symbols: store.parse.symbols(path) ?? [], imports: record.imports, api: record.facts });
+  }
+  if (files.size === 0) return { routes, calls: [] };
   const repo: RepoFacts = {
     files,
     resolver: new ModuleResolver(paths),
@@ -65,7 +70,7 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
     byStem: byName(languageOf.keys(), (p) => [stemOf(p)]),
     byFolder: byName(languageOf.keys(), (p) => p.split("/").slice(0, -1)),
     languageOf,
-    symbols: (path) => (path === "" ? [] : (files.get(path)?.parsed.symbols ?? store.parse.symbols(path) ?? [])),
+    symbols: (path) => (path === "" ? [] : (files.get(path)?.symbols ?? store.parse.symbols(path) ?? [])),
   };
 
   // Router identities are `file#name`; a mount makes one the child of another, under a prefix.
@@ -141,7 +146,7 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
         pattern: canonicalPattern(unknownAsParameter(written)),
         file: file.path,
         line: call.line,
-        symbol: innermostAt(file.parsed.symbols, call.line)?.qualifiedName ?? null,
+        symbol: innermostAt(file.symbols, call.line)?.qualifiedName ?? null,
         ...(base !== undefined ? { base } : {}),
         ...(host ? { host } : {}),
         ...(/^\u0000/.test(path) ? { dynamic: true as const } : {}),
@@ -161,7 +166,7 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
 function handlerAt(file: FileFacts, handler: string, repo: RepoFacts): { handlerFile?: string; handlerLine?: number } {
   if (handler === "") return {};
   const name = lastSegment(handler);
-  const here = symbolNamed(file.parsed.symbols, handler, name);
+  const here = symbolNamed(file.symbols, handler, name);
   if (here) return { handlerFile: file.path, handlerLine: here.startLine };
   const imported = importedName(file, handler, repo.resolver);
   if (imported) {
@@ -193,7 +198,7 @@ const NEXT_FILE = /(^|\/)(pages\/api\/.+|app\/(.+\/)?route)\.(js|jsx|ts|tsx|mjs)
  * Router `route.ts` one route per method function (`export async function GET`). `[id]` and `[...slug]` are parameters; route
  * groups `(shop)`, `index` and private `_folders` are not segments.
  */
-function nextRoutes(path: string, parsed: ParsedFile): ApiRoute[] {
+function nextRoutes(path: string, symbols: readonly SymbolInfo[]): ApiRoute[] {
   const match = NEXT_FILE.exec(path)!;
   const appRouter = match[2]!.startsWith("app/");
   const segments = (appRouter ? match[3] ?? "" : match[2]!.slice("pages/".length)).split("/").filter((s) => s !== "");
@@ -203,7 +208,7 @@ function nextRoutes(path: string, parsed: ParsedFile): ApiRoute[] {
     .filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith("@"))
     .map((s) => s.replace(/^\[\[?(?:\.\.\.)?([^\]]+)\]\]?$/, "{$1}"))
     .join("/")}`;
-  const top = parsed.symbols.filter((s) => s.parent === -1);
+  const top = symbols.filter((s) => s.parent === -1);
   const route = (method: string, handler: string, line: number): ApiRoute => ({ method, path: routePath, pattern: canonicalPattern(routePath), file: path, line, handler, ...(handler === "default" ? {} : { handlerFile: path, handlerLine: line }) });
   if (appRouter) return top.filter((s) => HTTP_METHODS.test(s.name)).map((s) => route(s.name, s.name, s.startLine));
   const handler = top.find((s) => s.name === "handler") ?? top.find((s) => s.kind === "function");
@@ -304,7 +309,7 @@ function importedInstance(file: FileFacts, call: ApiFacts["calls"][number], repo
  */
 function importedName(file: FileFacts, local: string, resolver: ModuleResolver): { path: string; name: string } | null {
   const [head, ...rest] = local.split(".");
-  for (const imp of file.parsed.imports) {
+  for (const imp of file.imports) {
     const named = imp.names.find((n) => (n.alias || n.name) === head);
     if (named) {
       const target = moduleFile(file, imp, named.name, resolver);

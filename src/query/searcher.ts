@@ -8,7 +8,7 @@ import { semanticReady } from "../store/semantic-state.js";
 import { openVectorSearch, type VectorSearch } from "../store/vector-index.js";
 import { matchScore, type TermWeights } from "./pack/candidates.js";
 import { fileText, type FileText } from "./pack/file-text.js";
-import { packRanking, type PackSource } from "./pack/pack-ranking.js";
+import { packRanking, type PackEntry, type PackSource } from "./pack/pack-ranking.js";
 import type { AsyncTokenCounter } from "../runtime/token-worker.js";
 import { PathIndex } from "../store/path-index.js";
 import { rankFiles } from "./ranker.js";
@@ -106,8 +106,9 @@ export class Searcher {
   }
 
   /** Packs an existing ranking. */
-  packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig = this.#config): Promise<ContextResult> {
-    return packRanking(ranked, budget, counter, config, this.packSource(task));
+  packRanked(task: string, ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig = this.#config, extend?: (entries: PackEntry[], source: PackSource) => PackEntry[]): Promise<ContextResult> {
+    const source = this.packSource(task);
+    return packRanking(ranked, budget, counter, config, source, extend && ((entries) => extend(entries, source)));
   }
 
   /** What packing reads for `task`: term weights, the lines it names, and the files' texts and symbols (memoised). */

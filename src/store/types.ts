@@ -114,6 +114,8 @@ export type FileUpdate =
       parsed: Uint8Array | null;
       /** The parse result's symbols alone (queries read them far more often than calls and imports). */
       symbols: Uint8Array | null;
+      /** Its HTTP facts with its imports (an `ApiRecord`), when it has any: the API map reads only these files. */
+      api: Uint8Array | null;
       terms: Uint8Array;
       counts: { symbols: number; calls: number; imports: number; tokens: number };
       /** What the lexical snapshot needs, when the indexer is building one in this run. */

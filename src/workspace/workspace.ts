@@ -5,6 +5,7 @@ import type { RunOptions } from "../core/types.js";
 import { Engine, type EngineOptions, type IndexedFile, type QueryOptions } from "../engine.js";
 import { apiCallersOf, apiHandlersOf, impactSites, type ApiHop, type HopSite } from "../graph/api-hops.js";
 import { linkApi, type ApiMap } from "../graph/api-links.js";
+import { withApiNeighbours } from "../query/pack/api-neighbours.js";
 import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
@@ -410,7 +411,8 @@ export class Workspace {
         const entries: PackEntry[] = fused
           .slice(0, packDepth(config, room))
           .map((file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: expansionLabel(file) ?? undefined }));
-        return withRepoPaths(await packSources(entries, room, counter, config));
+        // A task about one side of an HTTP contract sees the other side, in any repository of the scope.
+        return withRepoPaths(await packSources(withApiNeighbours(entries, map, (repo) => sources.get(repo)), room, counter, config));
       };
       // Notes are matched to the spans shown by repository and path: both read `repo: path` meanwhile.
       const packed = await attachNotes(await repack(budget), notes, repack, counter);
@@ -429,6 +431,7 @@ export class Workspace {
       }
     };
     const notes = (await Promise.all(engines.map(notesOf))).flat();
+    const map = await linkedApi(engines);
     return within(0);
   }
 
@@ -478,8 +481,7 @@ export class Workspace {
    */
   async apiMap(scope: Scope = {}, options: WorkspaceQueryOptions = {}): Promise<ApiMap & { scope: Provenance[]; notices?: string[] }> {
     const { engines, scope: provenance, notices } = await this.#open(scope, options);
-    const repos = await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ repo: p.repo, ...(await engine.api({ refresh: false })) })));
-    return { ...linkApi(repos), scope: provenance, ...withNotices(notices) };
+    return { ...(await linkedApi(engines)), scope: provenance, ...withNotices(notices) };
   }
 
   /** A file of one repository's index, as indexed, with its outline (see {@link Engine.file}). */
@@ -689,4 +691,9 @@ function throwError(error: Error): never {
 
 function withNotices(notices: string[]): { notices?: string[] } {
   return notices.length > 0 ? { notices } : {};
+}
+
+/** The API map of some open repositories: each one's routes and requests, linked across them. */
+async function linkedApi(engines: ReadonlyArray<{ provenance: Provenance; engine: Engine }>): Promise<ApiMap> {
+  return linkApi(await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ repo: p.repo, ...(await engine.api({ refresh: false })) }))));
 }

@@ -156,4 +156,25 @@ describe("the API map across repositories (real index)", () => {
     expect(text.stdout).toContain("over HTTP (the route handlers its requests reach):");
     expect(text.stdout).toContain("server/users.ts:4  getUser  GET /api/users/{} (loadUser)  [0.9: same path, through parameters]");
   });
+
+  it("context brings the other side of the contract into the pack: a task about the client sees the handler", async () => {
+    const packed = await ws.context("submitLogin", { repos: ["web", "node"] }, { budget: 2000 });
+    const handler = packed.spans.find((sp) => sp.repo === "node" && sp.path === "src/auth.controller.ts");
+    expect(handler, JSON.stringify(packed.spans)).toBeDefined();
+    expect(handler!.start).toBeLessThanOrEqual(5);
+    expect(handler!.end).toBeGreaterThanOrEqual(5);
+    expect(packed.text).toContain("API: POST https://shop.example.com/api/auth/login is served by login");
+    // And the other way: a task about the handler sees who requests it.
+    const served = await ws.context("the authenticate function used by login", { repos: ["web", "node"] }, { budget: 2000 });
+    expect(served.spans.some((sp) => sp.repo === "web" && sp.path === "src/login.ts")).toBe(true);
+    expect(served.text).toContain("API: submitLogin requests POST https://shop.example.com/api/auth/login");
+  });
+
+  it("within one repository: ctxsmith context packs the handler a client function's request reaches", () => {
+    const out = runCli(["context", "loadUser", "--path", mono.root, "--json", "--budget", "1500"]);
+    expect(out.status, out.stderr).toBe(0);
+    const result = JSON.parse(out.stdout) as { files: string[]; spans: Array<{ path: string; start: number; end: number }> };
+    expect(result.files.slice(0, 2)).toEqual(["client/users.ts", "server/users.ts"]);
+    expect(result.spans.find((sp) => sp.path === "server/users.ts")).toMatchObject({ start: expect.any(Number) });
+  });
 });

@@ -2,6 +2,7 @@ import { Packr } from "msgpackr";
 import { ContextSmithError } from "../../core/errors.js";
 import { RepoFiles } from "../../core/repo-file.js";
 import { termStats } from "../../core/tokenize.js";
+import type { ApiRecord, ParsedFile } from "../../core/types.js";
 import { lexicalInput } from "../../store/lexical.js";
 import type { FileUpdate } from "../../store/types.js";
 import type { PlannedRead } from "../plan.js";
@@ -70,8 +71,9 @@ function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: P
     hash,
     language: file.language,
     lines: shape.lines,
-    parsed: parsed ? encode(parsed) : null,
+    parsed: parsed ? encode(withoutApi(parsed)) : null,
     symbols: parsed ? encode(parsed.symbols) : null,
+    api: parsed?.api ? encode({ facts: parsed.api, imports: parsed.imports } satisfies ApiRecord) : null,
     terms: encode(terms),
     counts: {
       symbols: parsed?.symbols.length ?? 0,
@@ -81,6 +83,12 @@ function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: P
     },
     lexical: task.lexical ? lexicalInput(parsed, terms) : null,
   };
+}
+
+function withoutApi(parsed: ParsedFile): ParsedFile {
+  if (!parsed.api) return parsed;
+  const { api: _api, ...rest } = parsed;
+  return rest;
 }
 
 /** Line count (a final newline does not start a line) and the longest line, in characters. */

@@ -23,14 +23,10 @@ export function packDepth(config: RankingConfig, budget: number): number {
   return Math.ceil(config.pack.maxFiles * Math.max(1, budget / 4000));
 }
 
-/** Packs the code of a ranking's best files into `budget` tokens. */
-export function packRanking(ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig, source: PackSource): Promise<ContextResult> {
-  return packSources(
-    ranked.slice(0, packDepth(config, budget)).map((file) => ({ file, source })),
-    budget,
-    counter,
-    config,
-  );
+/** Packs the code of a ranking's best files into `budget` tokens; `extend` may add to the files packed (the other side of their API links). */
+export function packRanking(ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig, source: PackSource, extend?: (entries: PackEntry[]) => PackEntry[]): Promise<ContextResult> {
+  const entries = ranked.slice(0, packDepth(config, budget)).map((file) => ({ file, source }));
+  return packSources(extend ? extend(entries) : entries, budget, counter, config);
 }
 
 /** A ranked file to pack, with where its code is read from (its repository's pack source). */
@@ -41,18 +37,21 @@ export interface PackEntry {
   repo?: string;
   /** More of why it was chosen, for its header ("upstream 1 hop"). */
   note?: string;
+  /** Lines to favour besides those the task names (the handler a linked request reaches). */
+  focus?: readonly number[];
 }
 
 /** Packs the code of ranked files, best first, each read from its own source, into `budget` tokens. */
 export async function packSources(entries: readonly PackEntry[], budget: number, counter: AsyncTokenCounter, config: RankingConfig): Promise<ContextResult> {
   const candidates: Candidate[] = [];
   let rank = 0;
-  for (const { file: entry, source, repo, note } of entries) {
+  for (const { file: entry, source, repo, note, focus } of entries) {
     rank++;
     const text = source.text(entry.path);
     if (!text) continue;
-    const file = { ...text, rank, why: `#${rank} (${why(entry)}${note ? `; ${note}` : ""})`, ...(repo === undefined ? {} : { repo }) };
-    candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, source.focus(entry.path)));
+    const reasons = [why(entry), note].filter((r) => r !== undefined && r !== "").join("; ");
+    const file = { ...text, rank, why: `#${rank} (${reasons})`, ...(repo === undefined ? {} : { repo }) };
+    candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, [...source.focus(entry.path), ...(focus ?? [])]));
   }
   return { ...(await pack(candidates, budget, counter, config.pack)), budget };
 }

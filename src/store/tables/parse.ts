@@ -1,11 +1,12 @@
 import { asBinary, type Database, type RootDatabase } from "lmdb";
-import type { ParsedFile, SymbolInfo, TermStats } from "../../core/types.js";
+import type { ApiRecord, ParsedFile, SymbolInfo, TermStats } from "../../core/types.js";
 import type { WriteScope } from "./scope.js";
 
 /** What the parse stage stores per file (msgpack-encoded by the worker). */
 export interface ParseOutput {
   parsed: Uint8Array | null;
   symbols: Uint8Array | null;
+  api: Uint8Array | null;
   terms: Uint8Array;
 }
 
@@ -18,11 +19,14 @@ export class ParseTables {
   /** The symbols of `parsed` alone, for queries: decoding them is ten times cheaper than the whole parse. */
   readonly #symbols: Database<SymbolInfo[], string>;
   readonly #terms: Database<TermStats, string>;
+  /** The HTTP facts of the files that have any, with their imports: the API map reads these files alone. */
+  readonly #api: Database<ApiRecord, string>;
 
   constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#parsed = env.openDB("parsed", {});
     this.#symbols = env.openDB("symbols", {});
     this.#terms = env.openDB("terms", {});
+    this.#api = env.openDB("api", {});
   }
 
   parsed(path: string): ParsedFile | undefined {
@@ -37,11 +41,21 @@ export class ParseTables {
     return this.#terms.get(path);
   }
 
+  api(path: string): ApiRecord | undefined {
+    return this.#api.get(path);
+  }
+
+  /** The files that have HTTP facts. */
+  apiPaths(): string[] {
+    return [...this.#api.getKeys()];
+  }
+
   /** Stores a file's parse as the worker encoded it (read back through the tables' normal decoding). */
   put(path: string, output: ParseOutput): void {
     this.scope.check();
     putOrRemove(this.#parsed, path, output.parsed);
     putOrRemove(this.#symbols, path, output.symbols);
+    putOrRemove(this.#api, path, output.api);
     void this.#terms.put(path, asBinary(output.terms) as unknown as TermStats);
   }
 
@@ -50,6 +64,7 @@ export class ParseTables {
     void this.#parsed.remove(path);
     void this.#symbols.remove(path);
     void this.#terms.remove(path);
+    void this.#api.remove(path);
   }
 }
 
