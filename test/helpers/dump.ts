@@ -13,7 +13,7 @@ const BY_MEANING = new Set(["files", "paths", "lexical", "meta", "labels", "embe
 
 /** Tables every index has; a dump of an index without one of them, or with another, fails loudly. */
 const KNOWN = [
-  "commits", "defined", "defs", "dependents", "embed-journal", "embedded", "files", "graph", "graph-journal", "graph-meta", "history",
+  "api", "commits", "defined", "defs", "dependents", "embed-journal", "embedded", "files", "graph", "graph-journal", "graph-meta", "history",
   "history-index", "journal", "labels", "lexical", "links", "meta", "parsed", "paths", "refs", "stats", "symbols", "terms",
 ];
 
