@@ -84,6 +84,8 @@ export interface ApiFacts {
     handler: string;
     /** Declared on a controller class (NestJS): the application's global prefix comes first. */
     controller?: true;
+    /** The first and last lines of a handler written in place (`router.get('/x', (req, res) => …)`). */
+    inline?: [number, number];
   }>;
   /** `parent.use(prefix, child)`, `include_router(child, prefix=)`, `register_blueprint`; `child` as written (`tags`, `users.router`). */
   mounts: Array<{ parent: string; prefix: UrlPart[] | null; child: string; line: number; /** Flask's `url_prefix`: it replaces the child's own prefix. */ replaces?: true }>;

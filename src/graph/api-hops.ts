@@ -29,15 +29,16 @@ export interface HopSite {
   endLine: number;
 }
 
-const within = (site: HopSite, repo: string, file: string | undefined, line: number | undefined): boolean =>
-  site.repo === repo && site.path === file && line !== undefined && site.startLine <= line && line <= site.endLine;
+/** Whether code at `file` lines `start`–`end` (one line for a named handler or a call) is in a site. */
+const within = (site: HopSite, repo: string, file: string | undefined, start: number | undefined, end = start): boolean =>
+  site.repo === repo && site.path === file && start !== undefined && start <= site.endLine && site.startLine <= end!;
 
 /** The requests that reach a route whose handler is defined in one of `sites`, best first. */
 export function apiCallersOf(map: ApiMap, sites: readonly HopSite[]): ApiHop[] {
   const hops: ApiHop[] = [];
   for (const call of map.calls) {
     for (const t of call.targets) {
-      if (!sites.some((s) => within(s, t.repo, t.handlerFile, t.handlerLine))) continue;
+      if (!sites.some((s) => within(s, t.repo, t.handlerFile, t.handlerLine, t.handlerEndLine))) continue;
       hops.push({ repo: call.repo, file: call.file, line: call.line, symbol: call.symbol, method: call.method, path: call.url, via: t.handler || null, confidence: t.confidence, how: t.how });
     }
   }
@@ -66,12 +67,13 @@ function sorted(hops: ApiHop[]): ApiHop[] {
     });
 }
 
-/** The code an impact tree covers: its targets and every caller in it. */
+/** The code an impact tree covers: its targets and every caller in it (a caller outside any definition by its call lines: a handler written in place). */
 export function impactSites(result: { targets: ReadonlyArray<{ path: string; startLine: number; endLine: number }>; tree: readonly ImpactTreeNode[] }): Array<{ path: string; startLine: number; endLine: number }> {
   const sites = [...result.targets];
   const walk = (nodes: readonly ImpactTreeNode[]): void => {
     for (const n of nodes) {
       if (n.symbol) sites.push(n.symbol);
+      else sites.push(...n.lines.map((line) => ({ path: n.path, startLine: line, endLine: line })));
       walk(n.children);
     }
   };
@@ -81,5 +83,7 @@ export function impactSites(result: { targets: ReadonlyArray<{ path: string; sta
 
 interface ImpactTreeNode {
   symbol: { path: string; startLine: number; endLine: number } | null;
+  path: string;
+  lines: readonly number[];
   children: readonly ImpactTreeNode[];
 }

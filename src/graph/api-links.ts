@@ -17,6 +17,8 @@ export interface ApiRoute {
   /** Where the handler is defined, when it is found (it may be in another file than the route). */
   handlerFile?: string;
   handlerLine?: number;
+  /** The last line of a handler written in place, where the route is declared. */
+  handlerEndLine?: number;
   /** A prefix mounted from a setting or a variable (`settings.api_prefix`): calls may carry it. */
   unknownPrefix?: string;
 }
@@ -49,6 +51,7 @@ export interface ApiTarget {
   handler: string;
   handlerFile?: string;
   handlerLine?: number;
+  handlerEndLine?: number;
   /**
    * 1: the same path; 0.9: through parameters; 0.8: the call's first segments taken as a prefix the
    * route is mounted under from a setting; 0.7: a gateway prefix taken off the call; 0.6: one taken
@@ -109,6 +112,7 @@ export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly Ap
           line: route.line,
           handler: route.handler,
           ...(route.handlerFile !== undefined ? { handlerFile: route.handlerFile, handlerLine: route.handlerLine! } : {}),
+          ...(route.handlerEndLine !== undefined ? { handlerEndLine: route.handlerEndLine } : {}),
           confidence: Math.round(match.confidence * 100) / 100,
           how: match.how,
         };

@@ -123,7 +123,7 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
           file: file.path,
           line: route.line,
           handler: route.handler,
-          ...handlerAt(file, route.handler, repo),
+          ...(route.inline ? { handlerFile: file.path, handlerLine: route.inline[0], handlerEndLine: route.inline[1] } : handlerAt(file, route.handler, repo)),
           ...(unknownPrefix ? { unknownPrefix } : {}),
         });
       }

@@ -281,6 +281,7 @@ export const HealthResponse = z.object({ ok: z.literal(true), version: z.string(
 const handlerAt = {
   handlerFile: z.string().optional().describe("Where the handler is defined, when found"),
   handlerLine: z.number().int().optional(),
+  handlerEndLine: z.number().int().optional().describe("The last line of a handler written in place"),
 };
 const apiTarget = z.object({ repo: z.string(), method: z.string(), pattern: z.string(), file: z.string(), line: z.number().int(), handler: z.string(), ...handlerAt, confidence: z.number(), how: z.string() });
 export const ApiMapQuery = z.object({

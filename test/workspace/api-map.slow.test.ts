@@ -55,6 +55,8 @@ const mono = TempRepo.create(
   {
     "server/users.ts": ["import express from 'express';", "const app = express();", "app.get('/api/users/:id', getUser);", "function getUser(req: any, res: any) { res.json({}); }", ""].join("\n"),
     "client/users.ts": ["export async function loadUser(id: string) {", "  return fetch(`/api/users/${id}`);", "}", ""].join("\n"),
+    "server/orders.ts": ["import { Router } from 'express';", "const router = Router();", "router.post('/api/orders', async (req: any, res: any) => {", "  res.json(await placeOrder(req.body));", "});", "async function placeOrder(body: unknown) { return body; }", "export default router;", ""].join("\n"),
+    "client/orders.ts": ["export const submitOrder = (order: unknown) => fetch('/api/orders', { method: 'POST', body: JSON.stringify(order) });", ""].join("\n"),
   },
   { git: true },
 );
@@ -152,6 +154,9 @@ describe("the API map across repositories (real index)", () => {
     expect((JSON.parse(callers.stdout) as { api: unknown[] }).api).toEqual([
       { repo: basename(mono.root), file: "client/users.ts", line: 2, symbol: "loadUser", method: "GET", path: "/api/users/{}", via: "getUser", confidence: 0.9, how: "same path, through parameters" },
     ]);
+    // A handler written in place: what it calls is reached by the requests of its route.
+    const impact = JSON.parse(runCli(["impact", "placeOrder", "--path", mono.root, "--json"]).stdout) as { api: Array<{ symbol: string; file: string; line: number }> };
+    expect(impact.api.map((h) => [h.file, h.line, h.symbol])).toEqual([["client/orders.ts", 1, "submitOrder"]]);
     const text = runCli(["callees", "loadUser", "--path", mono.root]);
     expect(text.stdout).toContain("over HTTP (the route handlers its requests reach):");
     expect(text.stdout).toContain("server/users.ts:4  getUser  GET /api/users/{} (loadUser)  [0.9: same path, through parameters]");

@@ -29,7 +29,7 @@ describe("HTTP facts read at parse time (real tree-sitter)", () => {
     expect(controller.routers).toEqual(["router"]);
     expect(controller.routes).toEqual([
       { router: "router", method: "GET", path: ["/articles/:slug"], line: 3, handler: "getArticle" },
-      { router: "router", method: "POST", path: ["/articles/", { dyn: true }], line: 4, handler: "" },
+      { router: "router", method: "POST", path: ["/articles/", { dyn: true }], line: 4, handler: "", inline: [4, 4] },
     ]);
     expect(controller.exports).toEqual({ default: "router" });
   });

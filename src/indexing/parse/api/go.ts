@@ -102,7 +102,9 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
       }
       const route = routeOf(prop, args, call);
       if (route) {
-        facts.routes.push({ router, method: route.method, path: route.path, line, handler: route.handler });
+        const last = args[args.length - 1]!;
+        const inline = last.type === "func_literal" ? { inline: [lineOf(last.startIndex), lineOf(last.endIndex)] as [number, number] } : {};
+        facts.routes.push({ router, method: route.method, path: route.path, line, handler: route.handler, ...inline });
         if (!facts.routers.includes(router)) facts.routers.push(router);
         continue;
       }

@@ -95,12 +95,12 @@ export function javascript(facts: ApiFacts, matches: Matches, imports: readonly 
       const routed = routeCall(obj, routerOf);
       if (routed && args.length >= 1) {
         const handler = args[args.length - 1]!;
-        facts.routes.push({ router: routed.router, method, path: urlParts(routed.path), line, handler: handler.type === "identifier" || handler.type === "member_expression" ? handler.text : "" });
+        facts.routes.push({ router: routed.router, method, path: urlParts(routed.path), line, ...handlerOf(handler, lineOf) });
         continue;
       }
       if (router && args.length >= 2 && isUrlLike(args[0]!)) {
         const handler = args[args.length - 1]!;
-        facts.routes.push({ router, method, path: urlParts(args[0]!), line, handler: handler.type === "identifier" || handler.type === "member_expression" ? handler.text : "" });
+        facts.routes.push({ router, method, path: urlParts(args[0]!), line, ...handlerOf(handler, lineOf) });
         continue;
       }
       if (args.length === 0 || !isUrlLike(args[0]!)) continue;
@@ -132,6 +132,13 @@ export function javascript(facts: ApiFacts, matches: Matches, imports: readonly 
 
 
 /** `router.route('/x')` at the root of a chain of method calls: its router and path. */
+/** A route's handler: a name, or the lines of a function written in place. */
+function handlerOf(handler: TSNode, lineOf: (offset: number) => number): { handler: string; inline?: [number, number] } {
+  if (handler.type === "identifier" || handler.type === "member_expression") return { handler: handler.text };
+  if (handler.type === "arrow_function" || handler.type === "function_expression" || handler.type === "function") return { handler: "", inline: [lineOf(handler.startIndex), lineOf(handler.endIndex)] };
+  return { handler: "" };
+}
+
 /**
  * A NestJS controller: `@Controller('articles')` (or `{ path: 'articles' }`) on the class, a
  * method decorator per route (`@Get(':slug')`, `@Post()`). Its router is the class; the handler
