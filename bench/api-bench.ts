@@ -1,11 +1,13 @@
 /**
  * The cost of reading HTTP facts at parse time, measured side by side in one process: for every
- * parsed file of a repository, the whole parse (`extractFile`, which includes the API extraction)
+ * file the repository's index parsed (index it first: files skipped as generated, binary or too
+ * large are left out as the indexer leaves them), the whole parse (`extractFile`, which includes the API extraction)
  * and, on the same file, the API extraction alone (the gate that decides whether a file may say
  * anything about HTTP, then its query and reading). Reports the extraction's share of the parse,
  * per language, and how many files passed the gate and had facts.
  *
  *   npm run build
+ *   ctxsmith index DIR
  *   node dist/bench/api-bench.js --repo DIR [--runs 3] [--out FILE.md]
  *
  * Each run parses every file once; the medians of the runs are reported.
@@ -17,15 +19,21 @@ import type { Language } from "../src/core/types.js";
 import { extractApiFacts, mentionsHttp } from "../src/indexing/parse/api/index.js";
 import { extractFile } from "../src/indexing/parse/extract.js";
 import { Grammars } from "../src/indexing/parse/grammars.js";
-import { walk } from "../src/indexing/walk.js";
+import { IndexStore } from "../src/store/store.js";
 import { benchArgs } from "./args.js";
 
 const opt = benchArgs("api-bench --repo DIR [--runs N] [--out FILE]", ["repo"]);
 const root = opt("repo")!;
 const runs = Number(opt("runs", "3"));
 
-const { files } = await walk({ root, indexDir: join(root, ".contextsmith"), maxFileBytes: 1024 * 1024 });
-const sources = files.filter((f) => f.language !== null).map((f) => ({ path: f.path, language: f.language!, text: readFileSync(join(root, f.path), "utf8") }));
+const store = IndexStore.openForRead(join(root, ".contextsmith"));
+if (!store) {
+  process.stderr.write(`api-bench: no index in ${root}: run \`ctxsmith index\` there first\n`);
+  process.exit(2);
+}
+const records = [...store.allFiles()].filter((f) => !f.skipped && f.language !== null);
+await store.close();
+const sources = records.map((f) => ({ path: f.path, language: f.language!, text: readFileSync(join(root, f.path), "utf8") }));
 const grammars = new Grammars();
 
 interface Tally {

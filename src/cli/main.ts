@@ -13,7 +13,7 @@ import { serveCommand } from "./commands/serve-command.js";
 import { rankCommand } from "./commands/rank-command.js";
 import { searchCommand } from "./commands/search-command.js";
 import { modelsCommand, unloadCommand } from "./commands/models-command.js";
-import { groupCommand, relationCommand, repoCommand } from "./commands/workspace-commands.js";
+import { apiRuleCommand, groupCommand, relationCommand, repoCommand } from "./commands/workspace-commands.js";
 import { processIO } from "./io.js";
 
 /** Runs the CLI with `argv`; resolves to the exit code. */
@@ -43,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
       .command(repoCommand(io))
       .command(groupCommand(io))
       .command(relationCommand(io))
+      .command(apiRuleCommand(io))
       .command(modelsCommand(io))
       .command(unloadCommand(io))
       .command(serveCommand(io))

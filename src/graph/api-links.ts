@@ -61,6 +61,19 @@ export interface ApiTarget {
   how: string;
 }
 
+/** A link the code cannot show, declared by a person: requests of `from` reach the route `to`. */
+export interface DeclaredLink {
+  from: { repo: string; method: string; url: string };
+  to: { repo: string; method: string; path: string };
+}
+
+/** What the API map is told that the code does not say (the workspace's `api` settings). */
+export interface ApiRules {
+  /** Repository → the prefix its routes are reached under from outside (a gateway, a mount in configuration). */
+  prefixes?: Record<string, string>;
+  links?: DeclaredLink[];
+}
+
 export interface ApiMap {
   routes: Array<ApiRoute & { repo: string }>;
   calls: Array<ApiCall & { repo: string; targets: ApiTarget[]; why: string | null }>;
@@ -83,19 +96,31 @@ export function canonicalPattern(url: string): string {
   return `/${segments.join("/")}`;
 }
 
-/** Calls matched to routes across `repos`: for each call, its best match in each repository, or why there is none. */
-export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly ApiRoute[]; calls: readonly ApiCall[] }>): ApiMap {
+/**
+ * Calls matched to routes across `repos`: for each call, its best match in each repository, or
+ * why there is none. Declared `rules` are honoured: a repository's routes are matched under its
+ * prefix as well, and a declared link is certain.
+ */
+export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly ApiRoute[]; calls: readonly ApiCall[] }>, rules: ApiRules = {}): ApiMap {
   const routes = repos.flatMap((r) => r.routes.map((route) => ({ ...route, repo: r.repo })));
   const split = routes.map((r) => segmentsOf(r.pattern));
+  const declaredPrefix = (repo: string): string[] => segmentsOf(canonicalPattern(rules.prefixes?.[repo] ?? ""));
+  const under = routes.map((r, i) => (declaredPrefix(r.repo).length > 0 ? [...declaredPrefix(r.repo), ...split[i]!] : null));
+  const declared = (rules.links ?? []).map((l) => ({ ...l, fromPattern: canonicalPattern(l.from.url), toPattern: canonicalPattern(l.to.path) }));
   const calls = repos.flatMap((r) =>
     r.calls.map((call) => {
+      const own = declared.filter((l) => l.from.repo === r.repo && l.fromPattern === call.pattern && methodMatches(l.from.method.toUpperCase(), call.method));
+      if (own.length > 0) return { ...call, repo: r.repo, ...declaredTargets(own, routes) };
       if (call.dynamic) return { ...call, repo: r.repo, targets: [], why: "the URL is computed at run time (its start is not a constant of the code)" };
       const want = segmentsOf(call.pattern);
       // The best matches in each repository: a contract may be served by more than one backend.
       const bestIn = new Map<string, ApiTarget[]>();
       let pathOnly: string[] = [];
       routes.forEach((route, i) => {
-        const found = matchPath(want, split[i]!, route.unknownPrefix !== undefined);
+        const prefix = under[i] ? samePath(want, under[i]!) : null;
+        const found = prefix
+          ? { confidence: prefix === "exact" ? 1 : 0.9, how: `${prefix === "exact" ? "same path" : "same path, through parameters"} under the declared prefix ${rules.prefixes![route.repo]}` }
+          : matchPath(want, split[i]!, route.unknownPrefix !== undefined);
         if (!found) return;
         // A base URL from configuration, or another host, is less sure than a path of this origin.
         const doubt = call.base !== undefined ? { by: 0.1, note: `, after the base URL {${call.base}}` } : call.host ? { by: 0.1, note: `, on host ${call.host}` } : null;
@@ -104,18 +129,7 @@ export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly Ap
           pathOnly.push(route.method);
           return;
         }
-        const target: ApiTarget = {
-          repo: route.repo,
-          method: route.method,
-          pattern: route.pattern,
-          file: route.file,
-          line: route.line,
-          handler: route.handler,
-          ...(route.handlerFile !== undefined ? { handlerFile: route.handlerFile, handlerLine: route.handlerLine! } : {}),
-          ...(route.handlerEndLine !== undefined ? { handlerEndLine: route.handlerEndLine } : {}),
-          confidence: Math.round(match.confidence * 100) / 100,
-          how: match.how,
-        };
+        const target = targetOf(route, Math.round(match.confidence * 100) / 100, match.how);
         const best = bestIn.get(route.repo);
         if (!best || target.confidence > best[0]!.confidence) bestIn.set(route.repo, [target]);
         else if (target.confidence === best[0]!.confidence) best.push(target);
@@ -127,6 +141,34 @@ export function linkApi(repos: ReadonlyArray<{ repo: string; routes: readonly Ap
     }),
   );
   return { routes, calls };
+}
+
+/** The targets of declared links: the routes they name, or why a named route is not there. */
+function declaredTargets(links: ReadonlyArray<DeclaredLink & { toPattern: string }>, routes: ReadonlyArray<ApiRoute & { repo: string }>): { targets: ApiTarget[]; why: string | null } {
+  const targets: ApiTarget[] = [];
+  const missing: string[] = [];
+  for (const link of links) {
+    const method = link.to.method.toUpperCase();
+    const found = routes.filter((r) => r.repo === link.to.repo && r.pattern === link.toPattern && methodMatches(method, r.method));
+    if (found.length === 0) missing.push(`${link.to.repo} ${method} ${link.to.path}`);
+    targets.push(...found.map((route) => targetOf(route, 1, "declared in the workspace")));
+  }
+  return { targets, why: targets.length > 0 ? null : `declared to reach ${missing.join(", ")}, which the code does not serve` };
+}
+
+function targetOf(route: ApiRoute & { repo: string }, confidence: number, how: string): ApiTarget {
+  return {
+    repo: route.repo,
+    method: route.method,
+    pattern: route.pattern,
+    file: route.file,
+    line: route.line,
+    handler: route.handler,
+    ...(route.handlerFile !== undefined ? { handlerFile: route.handlerFile, handlerLine: route.handlerLine! } : {}),
+    ...(route.handlerEndLine !== undefined ? { handlerEndLine: route.handlerEndLine } : {}),
+    confidence,
+    how,
+  };
 }
 
 function segmentsOf(pattern: string): string[] {

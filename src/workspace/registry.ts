@@ -47,6 +47,20 @@ const schema = z.object({
   ),
   groups: z.record(name, z.array(name)),
   relations: z.array(z.tuple([name, name])),
+  api: z
+    .object({
+      prefixes: z.record(name, z.string().startsWith("/").max(512)).optional(),
+      links: z
+        .array(
+          z.object({
+            from: z.object({ repo: name, method: z.string().max(16), url: z.string().max(2048) }),
+            to: z.object({ repo: name, method: z.string().max(16), path: z.string().max(2048) }),
+          }),
+        )
+        .max(10_000)
+        .optional(),
+    })
+    .optional(),
 });
 
 /** What makes a well-formed registry wrong (a hand edit, a bug), or null. */
@@ -59,6 +73,11 @@ function inconsistency(data: RegistryData): string | null {
   for (const [group, members] of Object.entries(data.groups)) {
     const stranger = members.find((m) => !names.has(m));
     if (stranger) return `group ${group} names ${stranger}, which is not registered`;
+  }
+  for (const repo of Object.keys(data.api?.prefixes ?? {})) if (!names.has(repo)) return `the API prefix of ${repo} names a repository that is not registered`;
+  for (const link of data.api?.links ?? []) {
+    const stranger = [link.from.repo, link.to.repo].find((r) => !names.has(r));
+    if (stranger) return `a declared API link names ${stranger}, which is not registered`;
   }
   let edges: Array<[string, string]> = [];
   for (const [from, to] of data.relations) {

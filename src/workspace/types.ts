@@ -2,6 +2,7 @@
  * Data contracts of the workspace: the registry of repositories, their groups and the dependency
  * graph between them, and what a query across them answers.
  */
+import type { ApiRules } from "../graph/api-links.js";
 import type { NoteView } from "../notes/types.js";
 import type { ContextResult, RankedFile, SearchHit, Span } from "../query/types.js";
 
@@ -27,6 +28,8 @@ export interface RegistryData {
   groups: Record<string, string[]>;
   /** Edges of the dependency graph: `[from, to]` reads "from depends on to". */
   relations: Array<[string, string]>;
+  /** What the API map is told that the code does not say (see {@link ApiRules}). */
+  api?: ApiRules;
 }
 
 /** Which way expansion follows the dependency graph from the primary repositories. */

@@ -4,7 +4,7 @@ import { ContextSmithError } from "../core/errors.js";
 import type { RunOptions } from "../core/types.js";
 import { Engine, type EngineOptions, type IndexedFile, type QueryOptions } from "../engine.js";
 import { apiCallersOf, apiHandlersOf, impactSites, type ApiHop, type HopSite } from "../graph/api-hops.js";
-import { linkApi, type ApiMap } from "../graph/api-links.js";
+import { linkApi, type ApiMap, type ApiRules, type DeclaredLink } from "../graph/api-links.js";
 import { withApiNeighbours } from "../query/pack/api-neighbours.js";
 import type { CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
 import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
@@ -233,6 +233,7 @@ export class Workspace {
       data.repos = data.repos.filter((r) => r.name !== name);
       for (const group of Object.keys(data.groups)) data.groups[group] = data.groups[group]!.filter((m) => m !== name);
       data.relations = data.relations.filter(([a, b]) => a !== name && b !== name);
+      if (data.api) data.api = withoutRepo(data.api, name);
       return found;
     });
     const open = this.#engines.get(name);
@@ -431,7 +432,7 @@ export class Workspace {
       }
     };
     const notes = (await Promise.all(engines.map(notesOf))).flat();
-    const map = await linkedApi(engines);
+    const map = await linkedApi(engines, this.apiRules());
     return within(0);
   }
 
@@ -475,13 +476,47 @@ export class Workspace {
     });
   }
 
+  /** The API rules declared for the workspace (prefixes, links). */
+  apiRules(): ApiRules {
+    return this.registry.read().api ?? {};
+  }
+
+  /** Declares the prefix a repository's routes are reached under (a gateway the code does not show), or with null removes it. */
+  setApiPrefix(repo: string, prefix: string | null): Promise<ApiRules> {
+    if (prefix !== null && !/^\/[^\s?#]*$/.test(prefix)) throw new ContextSmithError("INVALID_ARGUMENT", `An API prefix is a path starting with /, not ${JSON.stringify(prefix)}.`);
+    return this.registry.update((data) => {
+      this.#known(repo, data);
+      const prefixes = { ...(data.api?.prefixes ?? {}) };
+      if (prefix === null) {
+        if (!(repo in prefixes)) throw new ContextSmithError("NOT_FOUND", `${repo} has no declared API prefix.`);
+        delete prefixes[repo];
+      } else prefixes[repo] = prefix;
+      data.api = { ...data.api, prefixes };
+      return data.api;
+    });
+  }
+
+  /** Declares that requests of `link.from` reach the route `link.to` (or, with `remove`, forgets it). */
+  declareApiLink(link: DeclaredLink, remove = false): Promise<ApiRules> {
+    return this.registry.update((data) => {
+      this.#known(link.from.repo, data);
+      this.#known(link.to.repo, data);
+      const same = (l: DeclaredLink): boolean => JSON.stringify(l) === JSON.stringify(link);
+      const links = data.api?.links ?? [];
+      if (remove && !links.some(same)) throw new ContextSmithError("NOT_FOUND", "No such declared API link: see `ctxsmith api rules`.");
+      data.api = { ...data.api, links: remove ? links.filter((l) => !same(l)) : [...links.filter((l) => !same(l)), link] };
+      return data.api;
+    });
+  }
+
   /**
    * The API contract map of the scope: each repository's routes and requests, and each request
-   * matched to the route handlers that serve it in any repository of the scope (or why none does).
+   * matched to the route handlers that serve it in any repository of the scope (or why none does),
+   * with the workspace's declared rules honoured.
    */
   async apiMap(scope: Scope = {}, options: WorkspaceQueryOptions = {}): Promise<ApiMap & { scope: Provenance[]; notices?: string[] }> {
     const { engines, scope: provenance, notices } = await this.#open(scope, options);
-    return { ...(await linkedApi(engines)), scope: provenance, ...withNotices(notices) };
+    return { ...(await linkedApi(engines, this.apiRules())), scope: provenance, ...withNotices(notices) };
   }
 
   /** A file of one repository's index, as indexed, with its outline (see {@link Engine.file}). */
@@ -693,7 +728,13 @@ function withNotices(notices: string[]): { notices?: string[] } {
   return notices.length > 0 ? { notices } : {};
 }
 
-/** The API map of some open repositories: each one's routes and requests, linked across them. */
-async function linkedApi(engines: ReadonlyArray<{ provenance: Provenance; engine: Engine }>): Promise<ApiMap> {
-  return linkApi(await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ repo: p.repo, ...(await engine.api({ refresh: false })) }))));
+/** The API map of some open repositories: each one's routes and requests, linked across them under the declared rules. */
+async function linkedApi(engines: ReadonlyArray<{ provenance: Provenance; engine: Engine }>, rules: ApiRules): Promise<ApiMap> {
+  return linkApi(await Promise.all(engines.map(async ({ provenance: p, engine }) => ({ repo: p.repo, ...(await engine.api({ refresh: false })) }))), rules);
+}
+
+/** The rules without what names a repository that is gone. */
+function withoutRepo(rules: ApiRules, repo: string): ApiRules {
+  const prefixes = Object.fromEntries(Object.entries(rules.prefixes ?? {}).filter(([r]) => r !== repo));
+  return { prefixes, links: (rules.links ?? []).filter((l) => l.from.repo !== repo && l.to.repo !== repo) };
 }

@@ -182,4 +182,30 @@ describe("the API map across repositories (real index)", () => {
     expect(result.files.slice(0, 2)).toEqual(["client/users.ts", "server/users.ts"]);
     expect(result.spans.find((sp) => sp.path === "server/users.ts")).toMatchObject({ start: expect.any(Number) });
   });
+
+  it("declared rules are honoured: a repository's prefix behind a gateway, a link the code cannot show; removing them restores the map", async () => {
+    const env = { CTXSMITH_DATA_DIR: dataDir };
+    const loginTargets = async () => (await ws.apiMap({ all: true })).calls.find((c) => c.file === "src/login.ts")!.targets.map((t) => [t.repo, t.confidence, t.how]);
+    expect(runCli(["api-rule", "prefix", "py", "/api"], { env }).stdout).toBe("py's routes are reached under /api.\n");
+    expect(await loginTargets()).toContainEqual(["py", 0.9, "same path under the declared prefix /api, on host shop.example.com"]);
+    expect(runCli(["api-rule", "link", "web GET /ping", "node get /api/orders"], { env }).status).toBe(0);
+    const ping = (await ws.apiMap({ all: true })).calls.find((c) => c.url === "{location.origin}/ping")!;
+    expect(ping.targets.map((t) => [t.repo, t.handler, t.confidence, t.how])).toEqual([["node", "listOrders", 1, "declared in the workspace"]]);
+    // A declared link to a route the code does not serve says so.
+    expect(runCli(["api-rule", "link", "web PUT /api/refunds/{id}", "node PUT /nowhere"], { env }).status).toBe(0);
+    expect((await ws.apiMap({ all: true })).calls.find((c) => c.file === "src/orders.ts" && c.line === 5)!.why).toBe("declared to reach node PUT /nowhere, which the code does not serve");
+    const shown = JSON.parse(runCli(["api-rule", "show", "--json"], { env }).stdout) as { prefixes: Record<string, string>; links: unknown[] };
+    expect(shown.prefixes).toEqual({ py: "/api" });
+    expect(shown.links).toHaveLength(2);
+    // Bad input: a malformed side, an unregistered repository, a prefix that is not a path.
+    expect(runCli(["api-rule", "link", "web /ping", "node GET /x"], { env }).stderr).toContain('"web /ping" is not "REPO METHOD PATH"');
+    expect(runCli(["api-rule", "link", "nope GET /ping", "node GET /x"], { env }).stderr).toContain("nope");
+    expect(runCli(["api-rule", "prefix", "py", "api"], { env }).stderr).toContain("An API prefix is a path starting with /");
+    // Forgetting them restores what the code says.
+    expect(runCli(["api-rule", "prefix", "py", "--remove"], { env }).status).toBe(0);
+    expect(runCli(["api-rule", "link", "web GET /ping", "node GET /api/orders", "--remove"], { env }).status).toBe(0);
+    expect(runCli(["api-rule", "link", "web PUT /api/refunds/{id}", "node PUT /nowhere", "--remove"], { env }).status).toBe(0);
+    expect(runCli(["api-rule", "show"], { env }).stdout).toBe("No API rule declared.\n");
+    expect(await loginTargets()).toContainEqual(["py", 0.7, "the call's /api taken as the route's configured prefix, on host shop.example.com"]);
+  });
 });

@@ -1,3 +1,4 @@
+import { ContextSmithError } from "../../core/errors.js";
 import type { Argv } from "yargs";
 import { formatBytes } from "../../core/format.js";
 import type { RepoStatus, SyncResult } from "../../workspace/types.js";
@@ -154,6 +155,57 @@ export function relationCommand(io: CliIO) {
         .demandCommand(1, "Name an action: add, remove or show."),
     handler: () => undefined,
   };
+}
+
+/** `ctxsmith api-rule`: what the API map is told that the code does not say. */
+export function apiRuleCommand(io: CliIO) {
+  const linkSide = (what: string) => ({ type: "string" as const, demandOption: true as const, describe: `${what}: "REPO METHOD PATH" (METHOD may be *)` });
+  return {
+    command: "api-rule",
+    describe: "Declared API rules: api-rule prefix REPO /PREFIX (its routes are reached under it), api-rule link \"REPO METHOD URL\" \"REPO METHOD PATH\", api-rule show",
+    builder: (y: Argv) =>
+      dataDirOption(y)
+        .command(
+          "prefix <repo> [prefix]",
+          "Declare the prefix REPO's routes are reached under (a gateway, a mount in configuration); --remove forgets it",
+          (a: Argv) => a.positional("repo", { type: "string", demandOption: true }).positional("prefix", { type: "string", describe: "A path: /api/orders" }).option("remove", { type: "boolean", default: false }).option("json", jsonOption),
+          async (args: WorkspaceArgs & { repo: string; prefix?: string; remove: boolean }) => {
+            if (!args.remove && args.prefix === undefined) throw new ContextSmithError("INVALID_ARGUMENT", "Give the prefix (api-rule prefix REPO /PREFIX), or --remove.");
+            const rules = await withWorkspace(args, io, (ws) => ws.setApiPrefix(args.repo, args.remove ? null : args.prefix!));
+            print(io, args, rules, args.remove ? `${args.repo} has no declared API prefix any more.\n` : `${args.repo}'s routes are reached under ${args.prefix}.\n`);
+          },
+        )
+        .command(
+          "link <from> <to>",
+          "Declare that the requests FROM reach the route TO (certain, whatever the paths say); --remove forgets it",
+          (a: Argv) => a.positional("from", linkSide("The requests")).positional("to", linkSide("The route")).option("remove", { type: "boolean", default: false }).option("json", jsonOption),
+          async (args: WorkspaceArgs & { from: string; to: string; remove: boolean }): Promise<void> => {
+            const [from, to] = [linkEnd(args.from), linkEnd(args.to)];
+            const rules = await withWorkspace(args, io, (ws) => ws.declareApiLink({ from: { repo: from.repo, method: from.method, url: from.path }, to }, args.remove));
+            print(io, args, rules, `${args.remove ? "Forgot" : "Declared"}: ${args.from} → ${args.to}\n`);
+          },
+        )
+        .command(
+          "show",
+          "The declared prefixes and links",
+          (a: Argv) => a.option("json", jsonOption),
+          async (args: WorkspaceArgs) => {
+            const rules = await withWorkspace(args, io, async (ws) => ws.apiRules());
+            const prefixes = Object.entries(rules.prefixes ?? {}).map(([repo, prefix]) => `prefix  ${repo}  ${prefix}\n`);
+            const links = (rules.links ?? []).map((l) => `link    ${l.from.repo} ${l.from.method} ${l.from.url} → ${l.to.repo} ${l.to.method} ${l.to.path}\n`);
+            print(io, args, rules, [...prefixes, ...links].join("") || "No API rule declared.\n");
+          },
+        )
+        .demandCommand(1, "Name an action: prefix, link or show."),
+    handler: () => undefined,
+  };
+}
+
+/** `"web POST /legacy/login"` as its parts. */
+function linkEnd(text: string): { repo: string; method: string; path: string } {
+  const m = /^\s*(\S+)\s+([A-Za-z]+|\*)\s+(\S+)\s*$/.exec(text);
+  if (!m) throw new ContextSmithError("INVALID_ARGUMENT", `"${text}" is not "REPO METHOD PATH" (for example "web POST /api/login").`);
+  return { repo: m[1]!, method: m[2]!.toUpperCase(), path: m[3]! };
 }
 
 function formatRepos(repos: readonly RepoStatus[]): string {

@@ -10,7 +10,7 @@ import { clipParts, isUrlText, templateParts } from "./urls.js";
  * instances), superagent, ky, got, Angular's `HttpClient`; functions that forward a parameter to
  * one of these (one level).
  */
-export const MENTIONS_JS = /\bfetch\(|['"](axios|superagent|superagent-promise|ky|got|express|hono|fastify|koa-router|@koa\/router|@angular\/common\/http|@nestjs\/common)['"]|\.setGlobalPrefix\(|\b(app|router|api|server)\.(get|post|put|patch|delete|all|use|route)\(|\.(get|post|put|patch|delete|del)\(\s*['"`]|\b(const|let|var)\s+\w+\s*=\s*['"`](\/|https?:)/;
+export const MENTIONS_JS = /\bfetch\(|['"](axios|superagent|superagent-promise|ky|got|express|hono|fastify|koa-router|@koa\/router|@angular\/common\/http|@nestjs\/common)['"]|\.setGlobalPrefix\(|\b(app|router|api|server)\.(get|post|put|patch|delete|all|use|route)\(|\.(get|post|put|patch|delete|del)\(\s*['"`](\/|https?:)|\b(const|let|var)\s+\w+\s*=\s*['"`](\/|https?:)/;
 
 const MAX_CLIENT = 80;
 const JS_CLIENT_PACKAGES = /^(axios|superagent|superagent-promise|ky|got|node-fetch|cross-fetch|isomorphic-fetch|redaxios)$/;
