@@ -22,6 +22,8 @@ const web = TempRepo.create(
       "",
     ].join("\n"),
     "src/login.ts": ["import { apiClient } from './api';", "export function submitLogin(email: string) {", "  return apiClient.post('/auth/login', { email });", "}", ""].join("\n"),
+    "src/endpoints.ts": ["export enum Endpoints { Users = '/api/users', Login = '/api/auth/login' }", "export const ROUTES = { tags: '/api/tags', user: { me: '/api/user' } };", ""].join("\n"),
+    "src/profile.ts": ["import axios from 'axios';", "import { Endpoints, ROUTES } from './endpoints';", "export const me = () => axios.get(ROUTES.user.me);", "export const relogin = (body: unknown) => axios.post(Endpoints.Login, body);", ""].join("\n"),
     "src/orders.ts": [
       "import { orders } from './api';",
       "export const cancelOrder = (id: string) => orders.delete(`/${id}`);",
@@ -103,6 +105,14 @@ describe("the API map across repositories (real index)", () => {
     expect(byLine("src/orders.ts", 5)).toMatchObject({ method: "PUT", targets: [], why: "no route matches /api/refunds/{}" });
   });
 
+  it("URLs from an enum member and an object of constants in another file", async () => {
+    const calls = (await ws.apiMap({ all: true })).calls.filter((c) => c.file === "src/profile.ts");
+    expect(calls.map((c) => [c.line, c.method, c.url, c.targets.map((t) => `${t.repo} ${t.handler}`)])).toEqual([
+      [3, "GET", "/api/user", []],
+      [4, "POST", "/api/auth/login", ["node login", "py login"]],
+    ]);
+  });
+
   it("ctxsmith api: the JSON contract, --unmatched, and the scope", () => {
     const env = { CTXSMITH_DATA_DIR: dataDir };
     const all = runCli(["api", "--all", "--json"], { env });
@@ -114,7 +124,7 @@ describe("the API map across repositories (real index)", () => {
     for (const key of ["repo", "method", "pattern", "file", "line", "handler", "confidence", "how"]) expect(map.calls.find((c) => c.targets.length > 0)!.targets[0]).toHaveProperty(key);
     const unmatched = JSON.parse(runCli(["api", "--all", "--unmatched", "--json"], { env }).stdout) as typeof map;
     expect(unmatched.routes).toEqual([]);
-    expect(unmatched.calls.map((c) => c.line)).toEqual([4, 5]);
+    expect(unmatched.calls.map((c) => `${c.file}:${c.line}`)).toEqual(["src/orders.ts:4", "src/orders.ts:5", "src/profile.ts:3"]);
     // Only the client in scope: nothing to link to, and it says so.
     const alone = runCli(["api", "--repo", "web"], { env });
     expect(alone.stdout).toContain("✗ no routes in the scope");
@@ -133,7 +143,10 @@ describe("the API map across repositories (real index)", () => {
 
   it("callers, callees and impact cross the contract: the requests that reach a handler, the handlers a request reaches", async () => {
     const [callers] = await ws.calls("login", "callers", { repo: "node" });
-    expect(callers!.api!.map((h) => [h.repo, h.file, h.line, h.symbol, h.method, h.via, h.confidence])).toEqual([["web", "src/login.ts", 3, "submitLogin", "POST", "login", 0.9]]);
+    expect(callers!.api!.map((h) => [h.repo, h.file, h.line, h.symbol, h.method, h.via, h.confidence])).toEqual([
+      ["web", "src/profile.ts", 4, "relogin", "POST", "login", 1],
+      ["web", "src/login.ts", 3, "submitLogin", "POST", "login", 0.9],
+    ]);
     const [callees] = await ws.calls("submitLogin", "callees", { repo: "web" });
     expect(callees!.api!.map((h) => [h.repo, h.file, h.line, h.symbol, h.path, h.via])).toEqual([
       ["node", "src/auth.controller.ts", 5, "login", "/api/auth/login", "submitLogin"],
@@ -142,7 +155,7 @@ describe("the API map across repositories (real index)", () => {
     ]);
     // What the handler calls: its impact reaches the client through the handler.
     const [impact] = await ws.impact("authenticate", 3, { repo: "node" });
-    expect(impact!.api!.map((h) => [h.repo, h.symbol, h.via])).toEqual([["web", "submitLogin", "login"]]);
+    expect(impact!.api!.map((h) => [h.repo, h.symbol, h.via])).toEqual([["web", "relogin", "login"], ["web", "submitLogin", "login"]]);
     // A function that calls no route has no hops.
     const [plain] = await ws.calls("cancelOrder", "callers", { repo: "web" });
     expect(plain?.api).toBeUndefined();

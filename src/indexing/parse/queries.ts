@@ -133,8 +133,8 @@ const JS_API = `
 (call_expression function: (member_expression object: (_) @obj property: (property_identifier) @prop) arguments: (arguments) @args (#match? @prop "^(get|post|put|patch|delete|del|all|head|options|use|request|setGlobalPrefix)$")) @mcall
 (class_declaration) @class
 (call_expression function: (identifier) @fn arguments: (arguments) @args (#match? @fn "^(fetch|axios|ky|got|superagent)$")) @fcall
-(program [(lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl) (variable_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl)])
-(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression)] @value) @decl)))
+(program [(lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression) (object)] @value) @decl) (variable_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression) (object)] @value) @decl)])
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @var value: [(string) (template_string) (call_expression) (new_expression) (object)] @value) @decl)))
 (export_statement value: (_) @default) @export
 (assignment_expression left: (member_expression object: (identifier) @m property: (property_identifier) @p) right: (_) @rhs (#eq? @m "module") (#eq? @p "exports")) @cjs
 `;
@@ -166,10 +166,15 @@ const JAVA_API = `
 (field_declaration declarator: (variable_declarator name: (identifier) @var value: (string_literal) @value)) @const
 `;
 
+/** TypeScript's enums of URLs (`enum Endpoints { Users = '/api/users' }`), besides what JavaScript has. */
+const TS_API = `${JS_API}
+(enum_declaration name: (identifier) @enum body: (enum_body) @members) @enumdecl
+`;
+
 export const API_QUERIES: Partial<Record<Language, string>> = {
   javascript: JS_API,
-  typescript: JS_API,
-  tsx: JS_API,
+  typescript: TS_API,
+  tsx: TS_API,
   java: JAVA_API,
   go: GO_API,
   rust: RUST_API,

@@ -10,7 +10,7 @@ import { clipParts, isUrlText, templateParts } from "./urls.js";
  * instances), superagent, ky, got, Angular's `HttpClient`; functions that forward a parameter to
  * one of these (one level).
  */
-export const MENTIONS_JS = /\bfetch\(|['"](axios|superagent|superagent-promise|ky|got|express|hono|fastify|koa-router|@koa\/router|@angular\/common\/http|@nestjs\/common)['"]|\.setGlobalPrefix\(|\b(app|router|api|server)\.(get|post|put|patch|delete|all|use|route)\(|\.(get|post|put|patch|delete|del)\(\s*['"`](\/|https?:)|\b(const|let|var)\s+\w+\s*=\s*['"`](\/|https?:)/;
+export const MENTIONS_JS = /\bfetch\(|['"](axios|superagent|superagent-promise|ky|got|express|hono|fastify|koa-router|@koa\/router|@angular\/common\/http|@nestjs\/common)['"]|\.setGlobalPrefix\(|\b(app|router|api|server)\.(get|post|put|patch|delete|all|use|route)\(|\.(get|post|put|patch|delete|del)\(\s*['"`](\/|https?:)|\b(const|let|var)\s+\w+\s*=\s*['"`](\/|https?:)|\benum\s+\w+\s*\{[^}]{0,200}?['"`](\/|https?:)|\b(const|let|var)\s+\w+\s*=\s*\{[^;]{0,200}?:\s*['"`](\/|https?:)/;
 
 const MAX_CLIENT = 80;
 const JS_CLIENT_PACKAGES = /^(axios|superagent|superagent-promise|ky|got|node-fetch|cross-fetch|isomorphic-fetch|redaxios)$/;
@@ -33,10 +33,25 @@ export function javascript(facts: ApiFacts, matches: Matches, imports: readonly 
       nestController(facts, cls, lineOf);
       continue;
     }
+    const enumDecl = cap(m, "enumdecl");
+    if (enumDecl) {
+      // `Endpoints.Users` for `enum Endpoints { Users = '/api/users' }`.
+      const owner = cap(m, "enum")!.text;
+      for (const member of cap(m, "members")!.namedChildren) {
+        const key = member.childForFieldName("name")?.text;
+        const value = member.childForFieldName("value");
+        if (member.type === "enum_assignment" && key && value?.type === "string" && isUrlText(value.text.slice(1, -1))) facts.strings[`${owner}.${key}`] = value.text.slice(1, -1);
+      }
+      continue;
+    }
     const decl = cap(m, "decl");
     if (decl) {
       const name = cap(m, "var")!.text;
       const value = cap(m, "value")!;
+      if (value.type === "object") {
+        objectStrings(facts.strings, name, value, 0);
+        continue;
+      }
       if ((value.type === "string" || (value.type === "template_string" && !value.text.includes("${"))) && isUrlText(value.text.slice(1, -1))) facts.strings[name] = value.text.slice(1, -1);
       if (chainRoot(value, routerMaker)) routers.add(name);
       else if (value.type === "call_expression" && mentionsClient(value, clients)) {
@@ -132,6 +147,18 @@ export function javascript(facts: ApiFacts, matches: Matches, imports: readonly 
 
 
 /** `router.route('/x')` at the root of a chain of method calls: its router and path. */
+/** The URL strings of an object of constants, by their dotted names (`ROUTES.user.me`), two levels deep. */
+function objectStrings(strings: Record<string, string>, prefix: string, object: TSNode, depth: number): void {
+  for (const pair of object.namedChildren) {
+    if (pair.type !== "pair") continue;
+    const key = pair.childForFieldName("key")?.text.replace(/^['"]|['"]$/g, "");
+    const value = pair.childForFieldName("value");
+    if (!key || !value) continue;
+    if ((value.type === "string" || (value.type === "template_string" && !value.text.includes("${"))) && isUrlText(value.text.slice(1, -1))) strings[`${prefix}.${key}`] = value.text.slice(1, -1);
+    else if (value.type === "object" && depth < 1) objectStrings(strings, `${prefix}.${key}`, value, depth + 1);
+  }
+}
+
 /** A route's handler: a name, or the lines of a function written in place. */
 function handlerOf(handler: TSNode, lineOf: (offset: number) => number): { handler: string; inline?: [number, number] } {
   if (handler.type === "identifier" || handler.type === "member_expression") return { handler: handler.text };
