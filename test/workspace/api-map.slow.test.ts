@@ -156,6 +156,13 @@ describe("the API map across repositories (real index)", () => {
     // What the handler calls: its impact reaches the client through the handler.
     const [impact] = await ws.impact("authenticate", 3, { repo: "node" });
     expect(impact!.api!.map((h) => [h.repo, h.symbol, h.via])).toEqual([["web", "relogin", "login"], ["web", "submitLogin", "login"]]);
+    // The CLI asks the workspace with --repo: the same hops, per repository.
+    const env = { CTXSMITH_DATA_DIR: dataDir };
+    const cli = runCli(["callers", "login", "--repo", "node", "--json"], { env });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect((JSON.parse(cli.stdout) as { results: Array<{ repo: string; api: unknown[] }> }).results.map((r) => [r.repo, r.api.length])).toEqual([["node", 2]]);
+    expect(runCli(["impact", "authenticate", "--repo", "node"], { env }).stdout).toMatch(/^## node\n[^]*reached over HTTP by 2 requests \(API links\):\n {2}web src\/profile\.ts:4 {2}relogin/m);
+    expect(runCli(["callers", "login", "--repo", "node", "--path", "/tmp"], { env }).stderr).toContain("not both");
     // A function that calls no route has no hops.
     const [plain] = await ws.calls("cancelOrder", "callers", { repo: "web" });
     expect(plain?.api).toBeUndefined();

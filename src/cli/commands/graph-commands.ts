@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import type { Argv } from "yargs";
 import { formatCalls, formatImpact, formatLookup, formatOverview, formatRelated } from "../../graph/format.js";
 import { ContextSmithError } from "../../core/errors.js";
+import type { Workspace } from "../../workspace/workspace.js";
 import type { CliIO } from "../io.js";
+import { dataDirOption, withWorkspace } from "../workspace-args.js";
 import { positiveWholeOption, queryOptions, withQueryEngine, type QueryArgs } from "../query-args.js";
 
 interface NameArgs extends QueryArgs {
@@ -32,13 +34,41 @@ export function symbolCommand(io: CliIO) {
   };
 }
 
+interface WorkspaceGraphArgs {
+  "data-dir"?: string;
+  repo?: string;
+  all: boolean;
+}
+
+/** `--repo NAME` / `--all`: ask the workspace instead of `--path` (links across its repositories over HTTP). */
+function workspaceOptions<T>(y: Argv<T>) {
+  return dataDirOption(y)
+    .option("repo", { type: "string", describe: "Look the name up in this workspace repository (requests from every repository reach it)" })
+    .option("all", { type: "boolean", default: false, describe: "Look the name up in every repository of the workspace" });
+}
+
+/**
+ * The answer of every repository of the workspace where the name is defined, as `## repo` sections
+ * (or `{ results }` in JSON, the REST API's contract); null when the question is about `--path`.
+ */
+async function inWorkspace<R extends { repo: string; query: string }>(args: WorkspaceGraphArgs & QueryArgs & { name: string }, io: CliIO, ask: (ws: Workspace) => Promise<R[]>, format: (result: R) => string): Promise<boolean> {
+  if (args.repo === undefined && !args.all) return false;
+  if (args.repo !== undefined && args.all) throw new ContextSmithError("INVALID_ARGUMENT", "--all already names every repository: drop --repo, or --all.");
+  if ((args.path !== undefined && args.path !== ".") || args["index-dir"] !== undefined) throw new ContextSmithError("INVALID_ARGUMENT", "Give --path (and --index-dir) or a workspace repository (--repo, --all), not both.");
+  const results = await withWorkspace(args, io, (ws) => ask(ws));
+  if (results.length === 0) throw new ContextSmithError("NOT_FOUND", `No definition of ${args.name} in ${args.repo ?? "the workspace"}.`);
+  io.stdout.write(args.json ? `${JSON.stringify({ results })}\n` : results.map((r) => `## ${r.repo}\n${format(r)}`).join("\n"));
+  return true;
+}
+
 /** `ctxsmith callers NAME` and `ctxsmith callees NAME` */
 export function callsCommand(io: CliIO, direction: "callers" | "callees") {
   return {
     command: `${direction} <name>`,
-    describe: direction === "callers" ? "Who calls it: one hop up the call graph, with the call lines" : "What it calls: one hop down the call graph",
-    builder: nameCommand,
-    handler: async (args: NameArgs) => {
+    describe: direction === "callers" ? "Who calls it: one hop up the call graph, with the call lines, and the HTTP requests that reach it" : "What it calls: one hop down the call graph, and the route handlers its HTTP requests reach",
+    builder: (y: Argv) => workspaceOptions(nameCommand(y)),
+    handler: async (args: NameArgs & WorkspaceGraphArgs) => {
+      if (await inWorkspace(args, io, (ws) => ws.calls(args.name, direction, { repo: args.repo }), (r) => formatCalls(r, direction))) return;
       const result = await withQueryEngine(args, io, (engine, options) => engine[direction](args.name, options));
       requireFound(result, result.targets.length);
       if (args.json) return void io.stdout.write(`${JSON.stringify(result)}\n`);
@@ -56,12 +86,14 @@ export function impactCommand(io: CliIO) {
   return {
     command: "impact <name>",
     describe: "What may break if it changes: every caller, transitively, tests apart",
-    builder: (y: Argv) => nameCommand(y).option("depth", positiveWholeOption("depth", "How many levels of callers", 5, "d")),
-    handler: async (args: ImpactArgs) => {
+    builder: (y: Argv) => workspaceOptions(nameCommand(y)).option("depth", positiveWholeOption("depth", "How many levels of callers", 5, "d")),
+    handler: async (args: ImpactArgs & WorkspaceGraphArgs) => {
+      const more = { maxLines: 200, more: "use --json for the whole tree" };
+      if (await inWorkspace(args, io, (ws) => ws.impact(args.name, args.depth, { repo: args.repo }), (r) => formatImpact(r, more))) return;
       const result = await withQueryEngine(args, io, (engine, options) => engine.impact(args.name, { ...options, depth: args.depth }));
       requireFound(result, result.targets.length);
       if (args.json) return void io.stdout.write(`${JSON.stringify(result)}\n`);
-      io.stdout.write(formatImpact(result, { maxLines: 200, more: "use --json for the whole tree" }));
+      io.stdout.write(formatImpact(result, more));
     },
   };
 }
