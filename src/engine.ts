@@ -4,13 +4,13 @@ import { resolveConfig, type Config, type IndexOptions } from "./core/config.js"
 import { ContextSmithError } from "./core/errors.js";
 import { RepoFiles } from "./core/repo-file.js";
 import type { IndexStats, Language, RunOptions, SymbolInfo } from "./core/types.js";
-import { apiCallersOf, apiHandlersOf, impactSites, type ApiHop, type HopSite } from "./graph/api-hops.js";
+import { apiCallersOf, apiHandlersOf, impactSites, type HopSite } from "./graph/api-hops.js";
 import { linkApi, type ApiCall, type ApiMap, type ApiRoute } from "./graph/api-links.js";
 import { withApiNeighbours } from "./query/pack/api-neighbours.js";
 import { repositoryApi } from "./graph/api-map.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
-import type { CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
+import type { ApiHop, CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
 import { runIndex } from "./indexing/indexer.js";
 import { attachNotes, type ContextWithNotes } from "./notes/attach.js";
 import { Notebook } from "./notes/notebook.js";
@@ -55,6 +55,16 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /** Ranking overrides for this query only. */
   ranking?: RankingOverrides;
+}
+
+/** What queries derived from one index, and the part versions it was derived at. */
+interface Derived {
+  store: IndexStore;
+  createdAt: number;
+  versions: PartVersions;
+  searcher: Searcher;
+  graph: CodeGraph | null;
+  api: { routes: ApiRoute[]; calls: ApiCall[] } | null;
 }
 
 /** Options of the graph queries (`callers`, `callees`, `impact`). */
@@ -121,7 +131,7 @@ export class Engine {
   #retired: IndexStore[] = [];
   #queries = 0;
   /** What queries derived from the index, and the part versions it was derived at. */
-  #derived: { store: IndexStore; createdAt: number; versions: PartVersions; searcher: Searcher; graph: CodeGraph | null; api: { routes: ApiRoute[]; calls: ApiCall[] } | null } | null = null;
+  #derived: Derived | null = null;
   #refreshing: Promise<unknown> | null = null;
 
   /** @throws ContextSmithError `PATH_NOT_FOUND` or `NOT_A_DIRECTORY` for a bad root. */
@@ -341,8 +351,7 @@ export class Engine {
   /** The routes this repository serves and the HTTP requests it makes (see graph/api-map.ts), kept until a file changes. */
   async api(options: QueryOptions = {}): Promise<{ routes: ApiRoute[]; calls: ApiCall[] }> {
     return this.#query(async () => {
-      const { store } = await this.#fresh(options);
-      const derived = this.#derived!;
+      const { store, derived } = await this.#fresh(options);
       derived.api ??= repositoryApi(store);
       return derived.api;
     }, options);
@@ -432,8 +441,7 @@ export class Engine {
 
   /** Refreshes the index when asked, then returns the code graph of its current state. */
   async #codeGraph(options: QueryOptions): Promise<CodeGraph> {
-    const { store } = await this.#fresh(options);
-    const derived = this.#derived!;
+    const { store, derived } = await this.#fresh(options);
     derived.graph ??= new CodeGraph(store);
     return derived.graph;
   }
@@ -442,7 +450,7 @@ export class Engine {
    * The store after a refresh (when asked), with what queries derived from it brought up to date:
    * only what a changed part of the index fed is dropped.
    */
-  async #fresh(options: QueryOptions): Promise<{ store: IndexStore; meta: StoreMeta; searcher: Searcher }> {
+  async #fresh(options: QueryOptions): Promise<{ store: IndexStore; meta: StoreMeta; searcher: Searcher; derived: Derived }> {
     if (options.refresh ?? true) await this.#refresh(options);
     const store = this.#store();
     if (!store) throw new ContextSmithError("NO_INDEX", `There is no index of ${this.config.root} yet: run \`ctxsmith index\` first (or query without --no-refresh).`);
@@ -461,7 +469,9 @@ export class Engine {
         derived.versions = meta.versions;
       }
     }
-    return { store, meta, searcher: this.#derived!.searcher };
+    // The entry checked against this store, whatever another query sets meanwhile.
+    const checked = this.#derived!;
+    return { store, meta, searcher: checked.searcher, derived: checked };
   }
 
   /** Runs a query that reads the store across awaits: a reader retired meanwhile is closed only after it. */

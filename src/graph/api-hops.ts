@@ -1,25 +1,6 @@
 import type { ApiMap } from "./api-links.js";
+import type { ApiHop, ImpactNode } from "./types.js";
 
-/**
- * One hop across the API contract, as the graph commands show it: a request that reaches a route
- * handler (for `callers` and `impact` of the handler, or of what it calls), or a handler that a
- * function's request reaches (for `callees`).
- */
-export interface ApiHop {
-  /** The other side's repository (within one repository, its folder's name). */
-  repo: string;
-  file: string;
-  line: number;
-  /** The function making the request (callers) or the handler serving it (callees). */
-  symbol: string | null;
-  method: string;
-  /** The request's URL (callers) or the route's path pattern (callees). */
-  path: string;
-  /** The handler (callers) or the request's function (callees) on this side. */
-  via: string | null;
-  confidence: number;
-  how: string;
-}
 
 /** Code a hop starts from: a definition's file and lines, in a repository. */
 export interface HopSite {
@@ -68,9 +49,9 @@ function sorted(hops: ApiHop[]): ApiHop[] {
 }
 
 /** The code an impact tree covers: its targets and every caller in it (a caller outside any definition by its call lines: a handler written in place). */
-export function impactSites(result: { targets: ReadonlyArray<{ path: string; startLine: number; endLine: number }>; tree: readonly ImpactTreeNode[] }): Array<{ path: string; startLine: number; endLine: number }> {
+export function impactSites(result: { targets: ReadonlyArray<{ path: string; startLine: number; endLine: number }>; tree: readonly ImpactNode[] }): Array<{ path: string; startLine: number; endLine: number }> {
   const sites = [...result.targets];
-  const walk = (nodes: readonly ImpactTreeNode[]): void => {
+  const walk = (nodes: readonly ImpactNode[]): void => {
     for (const n of nodes) {
       if (n.symbol) sites.push(n.symbol);
       else sites.push(...n.lines.map((line) => ({ path: n.path, startLine: line, endLine: line })));
@@ -79,11 +60,4 @@ export function impactSites(result: { targets: ReadonlyArray<{ path: string; sta
   };
   walk(result.tree);
   return sites;
-}
-
-interface ImpactTreeNode {
-  symbol: { path: string; startLine: number; endLine: number } | null;
-  path: string;
-  lines: readonly number[];
-  children: readonly ImpactTreeNode[];
 }

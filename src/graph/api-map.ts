@@ -1,3 +1,4 @@
+import { languageOf } from "../core/languages.js";
 import type { ApiFacts, ImportInfo, Language, SymbolInfo, UrlPart } from "../core/types.js";
 import type { IndexStore } from "../store/store.js";
 import { canonicalPattern, type ApiCall, type ApiRoute } from "./api-links.js";
@@ -6,6 +7,8 @@ import { ModuleResolver } from "./modules.js";
 
 /** How deep router mounts are followed (`app.use('/api', api)`, `api.use(tags)`, …). */
 const MAX_MOUNT_DEPTH = 8;
+/** How many full prefixes one router may have (mounted in several places). */
+const MAX_PREFIXES = 32;
 /** A prefix whose value the code does not say (a setting, an environment variable): kept by name. */
 const UNKNOWN = (name: string): string => `\u0001${name}\u0001`;
 /** Where a wrapper's parameter goes in its URL, until the call's URL is put there. */
@@ -31,7 +34,6 @@ interface RepoFacts {
   byDir: ReadonlyMap<string, readonly string[]>;
   byStem: ReadonlyMap<string, readonly string[]>;
   byFolder: ReadonlyMap<string, readonly string[]>;
-  languageOf: ReadonlyMap<string, Language>;
   symbols(path: string): readonly SymbolInfo[];
 }
 
@@ -39,40 +41,50 @@ const HTTP_METHODS = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
 
 /**
  * The routes a repository serves and the HTTP requests it makes, from the facts its parse stored
- * (indexing/parse/api-facts.ts): router mounts followed across files through their imports to full
+ * (indexing/parse/api/): router mounts followed across files through their imports to full
  * paths, URLs built from constants and wrappers resolved. Matching calls to routes is
  * {@link linkApi}'s.
  */
 export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: ApiCall[] } {
   const files = new Map<string, FileFacts>();
-  const paths: string[] = [];
   const routes: ApiRoute[] = [];
-  const languageOf = new Map<string, Language>();
-  for (const record of store.allFiles()) {
-    paths.push(record.path);
-    if (record.skipped || !record.language) continue;
-    languageOf.set(record.path, record.language);
-    if (NEXT_FILE.test(record.path) && (record.language === "javascript" || record.language === "typescript" || record.language === "tsx")) routes.push(...nextRoutes(record.path, store.parse.symbols(record.path) ?? []));
+  // Paths only (nothing decoded): a repository that says nothing about HTTP costs a key scan.
+  const paths = [...store.allPaths()];
+  for (const path of paths) {
+    if (!NEXT_FILE.test(path)) continue;
+    const language = languageOf(path);
+    const symbols = language === "javascript" || language === "typescript" || language === "tsx" ? store.parse.symbols(path) : undefined;
+    if (symbols) routes.push(...nextRoutes(path, symbols));
   }
   // Only the files with HTTP facts are read whole.
   for (const path of store.parse.apiPaths()) {
     const record = store.parse.api(path);
-    const language = languageOf.get(path);
+    const language = languageOf(path);
     if (record && language) files.set(path, { path, language, symbols: store.parse.symbols(path) ?? [], imports: record.imports, api: record.facts });
   }
   if (files.size === 0) return { routes, calls: [] };
+  // Built on first use: most maps never look a package up by folder.
+  let resolver: ModuleResolver | undefined;
+  let folders: { byDir: Map<string, string[]>; byStem: Map<string, string[]>; byFolder: Map<string, string[]> } | undefined;
+  const foldersOf = () => (folders ??= { byDir: byName(paths, (p) => [dirOf(p)]), byStem: byName(paths, (p) => [stemOf(p)]), byFolder: byName(paths, (p) => p.split("/").slice(0, -1)) });
   const repo: RepoFacts = {
     files,
-    resolver: new ModuleResolver(paths),
+    get resolver() {
+      return (resolver ??= new ModuleResolver(paths));
+    },
     constants: byName(files.values(), (f) => Object.keys(f.api.strings)),
     routers: byName(files.values(), (f) => [...f.api.routers, ...Object.keys(f.api.exports)]),
-    byDir: byName(languageOf.keys(), (p) => [dirOf(p)]),
-    byStem: byName(languageOf.keys(), (p) => [stemOf(p)]),
-    byFolder: byName(languageOf.keys(), (p) => p.split("/").slice(0, -1)),
-    languageOf,
+    get byDir() {
+      return foldersOf().byDir;
+    },
+    get byStem() {
+      return foldersOf().byStem;
+    },
+    get byFolder() {
+      return foldersOf().byFolder;
+    },
     symbols: (path) => (path === "" ? [] : (files.get(path)?.symbols ?? store.parse.symbols(path) ?? [])),
   };
-
   // Router identities are `file#name`; a mount makes one the child of another, under a prefix.
   const parentsOf = new Map<string, Array<{ parent: string; prefix: string; replaces: boolean }>>();
   for (const file of files.values()) {
@@ -80,26 +92,32 @@ export function repositoryApi(store: IndexStore): { routes: ApiRoute[]; calls: A
       const child = childIdentity(file, mount.child, repo);
       if (!child) continue;
       const list = parentsOf.get(child) ?? parentsOf.set(child, []).get(child)!;
-      list.push({ parent: `${file.path}#${mount.parent}`, prefix: mount.prefix ? text(mount.prefix, file, repo) : "", replaces: mount.replaces === true });
+      const edge = { parent: `${file.path}#${mount.parent}`, prefix: mount.prefix ? text(mount.prefix, file, repo) : "", replaces: mount.replaces === true };
+      if (!list.some((e) => e.parent === edge.parent && e.prefix === edge.prefix && e.replaces === edge.replaces)) list.push(edge);
     }
   }
   // Each router's full prefixes, once: `replaced` where the mount replaced the router's own prefix.
+  // Memoised at every level, a router on the current path counting as unmounted (a cycle is cut there):
+  // each router is resolved once, however many ways lead to it.
   const memo = new Map<string, Array<{ prefix: string; replaced: boolean }>>();
-  const prefixesOf = (identity: string, depth = 0, seen = new Set<string>()): Array<{ prefix: string; replaced: boolean }> => {
+  const onPath = new Set<string>();
+  const prefixesOf = (identity: string, depth = 0): Array<{ prefix: string; replaced: boolean }> => {
     const known = memo.get(identity);
     if (known) return known;
     const parents = parentsOf.get(identity);
-    if (!parents || depth >= MAX_MOUNT_DEPTH || seen.has(identity)) return [{ prefix: "", replaced: false }];
-    const next = new Set(seen).add(identity);
+    if (!parents || depth >= MAX_MOUNT_DEPTH || onPath.has(identity)) return [{ prefix: "", replaced: false }];
+    onPath.add(identity);
     const found = new Map<string, { prefix: string; replaced: boolean }>();
     for (const p of parents) {
-      for (const above of prefixesOf(p.parent, depth + 1, next)) {
+      for (const above of prefixesOf(p.parent, depth + 1)) {
+        if (found.size >= MAX_PREFIXES) break;
         const prefix = joinPaths(above.prefix, p.prefix);
         found.set(`${prefix}\0${p.replaces}`, { prefix, replaced: p.replaces });
       }
     }
+    onPath.delete(identity);
     const result = [...found.values()];
-    if (depth === 0) memo.set(identity, result);
+    memo.set(identity, result);
     return result;
   };
 
@@ -178,7 +196,7 @@ function handlerAt(file: FileFacts, handler: string, repo: RepoFacts): { handler
   const qualifier = segments.length > 1 ? segments[segments.length - 2]! : null;
   const candidates = qualifier ? [...(repo.byStem.get(qualifier) ?? []), ...(repo.byFolder.get(qualifier) ?? [])] : (repo.byDir.get(dirOf(file.path)) ?? []);
   for (const path of new Set(candidates)) {
-    if (path === file.path || repo.languageOf.get(path) !== file.language) continue;
+    if (path === file.path || languageOf(path) !== file.language) continue;
     const there = symbolNamed(repo.symbols(path), handler, name);
     if (there) return { handlerFile: path, handlerLine: there.startLine };
   }
@@ -247,18 +265,28 @@ function childIdentity(file: FileFacts, child: string, repo: RepoFacts): string 
 
 /**
  * Where a name that no import explains is defined, for the languages whose imports name packages
- * rather than files (Go, Rust, Java): `Register` in the same package (directory), `users.Register`
- * or `users::router` in the package or module of that name, `ApiPaths.X` in its class; only one.
+ * rather than files (Go, Rust, Java): a bare name in the same package (a Go directory) or, for Rust
+ * and Java, only when the file imports that name (`use crate::handlers::article`); a qualified
+ * name (`users.Register`, `users::router`, `ApiPaths.X`) where it is defined once, or in the package
+ * or module its qualifier names. Nothing when that is not one file.
  */
 function packageNamed(file: FileFacts, name: string, table: ReadonlyMap<string, readonly FileFacts[]>): FileFacts | undefined {
   if (file.language === "python" || file.language === "javascript" || file.language === "typescript" || file.language === "tsx") return undefined;
-  const exact = table.get(name)?.filter((f) => f.language === file.language) ?? [];
-  if (exact.length === 1) return exact[0];
   const segments = name.split(/::|\./);
-  const candidates = (table.get(segments[segments.length - 1]!) ?? []).filter((f) => f.language === file.language && f !== file);
   const qualifier = segments.length > 1 ? segments[segments.length - 2]! : null;
-  const dir = dirOf(file.path);
-  const matching = qualifier ? candidates.filter((f) => f.path.split("/").slice(0, -1).includes(qualifier) || stemOf(f.path) === qualifier) : candidates.filter((f) => dirOf(f.path) === dir);
+  const last = segments[segments.length - 1]!;
+  const sameLanguage = (f: FileFacts) => f.language === file.language && f !== file;
+  if (qualifier === null) {
+    const candidates = (table.get(name) ?? []).filter(sameLanguage);
+    const dir = dirOf(file.path);
+    const imported = file.imports.some((imp) => imp.names.some((n) => (n.alias || n.name) === name) || imp.module.endsWith(`::${name}`) || imp.module.endsWith(`.${name}`));
+    const matching = file.language === "go" ? candidates.filter((f) => dirOf(f.path) === dir) : imported ? candidates : [];
+    return matching.length === 1 ? matching[0] : undefined;
+  }
+  const exact = (table.get(name) ?? []).filter(sameLanguage);
+  if (exact.length === 1) return exact[0];
+  const candidates = (table.get(last) ?? []).filter(sameLanguage);
+  const matching = candidates.filter((f) => f.path.split("/").slice(0, -1).includes(qualifier) || stemOf(f.path) === qualifier);
   return matching.length === 1 ? matching[0] : undefined;
 }
 
@@ -348,11 +376,17 @@ function text(parts: readonly UrlPart[], file: FileFacts, repo: RepoFacts): stri
     .map((part, i) => {
       if (typeof part === "string") return part;
       if ("dyn" in part) return "\u0000";
-      const value = file.api.strings[part.ref] ?? importedString(file, part.ref, repo) ?? packageNamed(file, part.ref, repo.constants)?.api.strings[part.ref] ?? packageNamed(file, part.ref, repo.constants)?.api.strings[lastSegment(part.ref)];
+      const value = file.api.strings[part.ref] ?? importedString(file, part.ref, repo) ?? packagedString(file, part.ref, repo);
       if (value !== undefined) return value;
       return i === 0 ? UNKNOWN(part.ref) : "\u0000";
     })
     .join("");
+}
+
+/** A string constant of the file's package or of the class or package its qualifier names. */
+function packagedString(file: FileFacts, name: string, repo: RepoFacts): string | undefined {
+  const there = packageNamed(file, name, repo.constants);
+  return there && (there.api.strings[name] ?? there.api.strings[lastSegment(name)]);
 }
 
 /** A string constant another file defines, imported here by name. */

@@ -3,9 +3,8 @@
  * line per fact, paths with line numbers an agent can open.
  */
 import { formatBytes, formatCount } from "../core/format.js";
-import type { ApiHop } from "./api-hops.js";
 import type { ApiMap } from "./api-links.js";
-import type { CallsResult, ImpactNode, ImpactResult, OverviewResult, RelatedResult, SymbolLocation, SymbolLookup } from "./types.js";
+import type { ApiHop, CallsResult, ImpactNode, ImpactResult, OverviewResult, RelatedResult, SymbolLocation, SymbolLookup } from "./types.js";
 
 function where(s: SymbolLocation): string {
   return `${s.path}:${s.startLine}`;

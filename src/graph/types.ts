@@ -6,7 +6,6 @@
 import type { Language, SymbolInfo } from "../core/types.js";
 
 import type { Resolution } from "../store/types.js";
-import type { ApiHop } from "./api-hops.js";
 
 /** One definition, as the graph queries report it: the symbol, its file and language. */
 export interface SymbolLocation extends Pick<SymbolInfo, "name" | "qualifiedName" | "kind" | "signature" | "doc" | "startLine" | "endLine"> {
@@ -20,6 +19,27 @@ export interface SymbolLookup {
   matches: SymbolLocation[];
   /** Close names when nothing matched. */
   suggestions: string[];
+}
+
+/**
+ * One hop across the API contract, as the graph commands show it: a request that reaches a route
+ * handler (for `callers` and `impact` of the handler, or of what it calls), or a handler that a
+ * function's request reaches (for `callees`).
+ */
+export interface ApiHop {
+  /** The other side's repository (within one repository, its folder's name). */
+  repo: string;
+  file: string;
+  line: number;
+  /** The function making the request (callers) or the handler serving it (callees). */
+  symbol: string | null;
+  method: string;
+  /** The request's URL (callers) or the route's path pattern (callees). */
+  path: string;
+  /** The handler (callers) or the request's function (callees) on this side. */
+  via: string | null;
+  confidence: number;
+  how: string;
 }
 
 /** One call site in a `callers` or `callees` answer. */

@@ -183,6 +183,10 @@ export class Registry implements RegistrySource {
     try {
       const data = this.read();
       const result = change(data);
+      // What would not read back is refused here, before it is written: the registry stays as it was.
+      const parsed = schema.safeParse(data);
+      const problem = parsed.success ? inconsistency(data) : `${parsed.error.issues[0]!.path.join(".") || "top level"}: ${parsed.error.issues[0]!.message}`;
+      if (problem) throw new ContextSmithError("INVALID_ARGUMENT", `The change was refused, nothing was written: ${problem}.`);
       this.#write(data);
       return result;
     } finally {

@@ -184,9 +184,19 @@ const rust = TempRepo.create({
   ),
 }, { git: true });
 
+// What must not go wrong: a constant of another package, routers mounted into each other many times over.
+const fanout = ["from fastapi import APIRouter", ...Array.from({ length: 9 }, (_, i) => `r${i} = APIRouter()`), "@r0.get('/x')", "def x():", "    pass"];
+for (let i = 1; i < 9; i++) for (let k = 0; k < 6; k++) fanout.push(`r${i}.include_router(r${i - 1}, prefix='/p')`);
+const edge = TempRepo.create({
+  "go.mod": lines("module example.com/edge"),
+  "a/config.go": lines("package a", 'const baseURL = "http://a-service"'),
+  "b/client.go": lines("package b", 'import (\n  "net/http"\n  "os"\n)', "func Users() {", '  baseURL := os.Getenv("B")', '  http.Get(baseURL + "/users")', "}"),
+  "app/fanout.py": lines(...fanout),
+}, { git: true });
+
 const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-apifw-"));
 let ws: Workspace;
-const repos = { nest, next, django, spring, golang, rust };
+const repos = { nest, next, django, spring, golang, rust, edge };
 
 beforeAll(async () => {
   ws = new Workspace({ dataDir, engine: { jobs: 1, semantic: false } });
@@ -315,5 +325,14 @@ describe("requests of each language, linked across the workspace", () => {
       ["GET", "http://api.internal/api/tags", "/api/tags", "tags", ["tags::list"], null],
       ["POST", "/api/profiles/{}", "/api/profiles/{}", "follow", [], "no route for POST /api/profiles/{} (it is served for GET, DELETE)"],
     ]);
+  });
+});
+
+describe("what must not go wrong", () => {
+  it("a bare name is not taken from another package; routers mounted into each other many times over resolve once", async () => {
+    const map = await ws.apiMap({ repos: ["edge"] });
+    // b's baseURL is its own variable (from the environment), not a's constant of the same name.
+    expect(map.calls.map((c) => [c.url, c.pattern, c.base])).toEqual([["{baseURL}/users", "/users", "baseURL"]]);
+    expect(map.routes.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /p/p/p/p/p/p/p/p/x"]);
   });
 });

@@ -221,6 +221,9 @@ describe("the API map across repositories (real index)", () => {
     expect(runCli(["api-rule", "link", "web /ping", "node GET /x"], { env }).stderr).toContain('"web /ping" is not "REPO METHOD PATH"');
     expect(runCli(["api-rule", "link", "nope GET /ping", "node GET /x"], { env }).stderr).toContain("nope");
     expect(runCli(["api-rule", "prefix", "py", "api"], { env }).stderr).toContain("An API prefix is a path starting with /");
+    // What would not read back is refused before it is written: the registry stays readable.
+    expect(runCli(["api-rule", "prefix", "py", `/${"a".repeat(600)}`], { env }).stderr).toContain("The change was refused, nothing was written");
+    expect(runCli(["api-rule", "show", "--json"], { env }).status).toBe(0);
     // Forgetting them restores what the code says.
     expect(runCli(["api-rule", "prefix", "py", "--remove"], { env }).status).toBe(0);
     expect(runCli(["api-rule", "link", "web GET /ping", "node GET /api/orders", "--remove"], { env }).status).toBe(0);

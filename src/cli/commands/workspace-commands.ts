@@ -203,8 +203,8 @@ export function apiRuleCommand(io: CliIO) {
 
 /** `"web POST /legacy/login"` as its parts. */
 function linkEnd(text: string): { repo: string; method: string; path: string } {
-  const m = /^\s*(\S+)\s+([A-Za-z]+|\*)\s+(\S+)\s*$/.exec(text);
-  if (!m) throw new ContextSmithError("INVALID_ARGUMENT", `"${text}" is not "REPO METHOD PATH" (for example "web POST /api/login").`);
+  const m = /^\s*(\S+)\s+(get|post|put|patch|delete|head|options|\*)\s+((?:\/|https?:\/\/)\S*)\s*$/i.exec(text);
+  if (!m) throw new ContextSmithError("INVALID_ARGUMENT", `"${text}" is not "REPO METHOD PATH" (an HTTP method or *, a path starting with /; for example "web POST /api/login").`);
   return { repo: m[1]!, method: m[2]!.toUpperCase(), path: m[3]! };
 }
 

@@ -41,7 +41,10 @@ export function withApiNeighbours(entries: readonly PackEntry[], map: ApiMap, so
       const existing = out.findIndex((e) => key(repoOf(e), e.file.path) === key(side.repo, side.file));
       if (existing >= 0) {
         const known = out[existing]!;
-        out[existing] = { ...known, focus: [...(known.focus ?? []), side.line], note: known.note?.includes(side.note) ? known.note : [known.note, side.note].filter(Boolean).join("; ") };
+        const merged = { ...known, focus: [...(known.focus ?? []), side.line], note: known.note?.includes(side.note) ? known.note : [known.note, side.note].filter(Boolean).join("; ") };
+        out[existing] = merged;
+        // A side added for an earlier file stays a side: it brings no sides of its own.
+        if (added.has(known)) added.add(merged);
         continue;
       }
       const source = sourceOf(side.repo);

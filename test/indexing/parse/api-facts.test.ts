@@ -128,4 +128,29 @@ describe("HTTP facts read at parse time (real tree-sitter)", () => {
     // `cache.get(key, fallback)` is neither a router nor a client.
     expect(facts("javascript", "const cache = new Map();\nexport const f = (k) => cache.get(k, 1);\n")).toBeUndefined();
   });
+
+  it("lookalikes in Go, Rust and JavaScript: a package's request is not a route, a map's lookup not a request", () => {
+    const go = facts("go", ['package c', 'import "net/http"', "func send(body io.Reader) {", '  http.Post("http://localhost:8080/api/users", "application/json", body)', "  redisClient.Get(ctx, key)", "}", ""].join("\n"))!;
+    expect(go.routes).toEqual([]);
+    expect(go.calls).toEqual([{ client: "http", method: "POST", url: ["http://localhost:8080/api/users"], line: 4 }]);
+    // A request whose URL starts with a parameter stays a request (only JavaScript follows wrappers).
+    const wrapped = facts("go", ['package c', 'import "net/http"', "func (c *Client) get(path string) { c.httpClient.Get(c.baseURL + path) }", ""].join("\n"))!;
+    expect(wrapped.wrappers).toEqual([]);
+    expect(wrapped.calls.map((c) => c.url)).toEqual([[{ ref: "c.baseURL" }, { ref: "path" }]]);
+    expect(facts("rust", ["use reqwest;", "fn f(&self, key: &str) { self.clients.get(key); }", ""].join("\n"))?.calls ?? []).toEqual([]);
+    // Fastify's documented form: the module called at once.
+    const fastify = facts("javascript", ["const fastify = require('fastify')({ logger: true });", "fastify.get('/ping', async () => 'pong');", ""].join("\n"))!;
+    expect(fastify.routes.map((r) => [r.router, r.method, r.path])).toEqual([["fastify", "GET", ["/ping"]]]);
+  });
+
+  it("Django regexes: groups, character classes and classes of characters are parameters", () => {
+    const django = facts("python", ["from django.urls import re_path", "urlpatterns = [", "    re_path(r'^archive/[0-9]{4}/$', archive),", "    re_path(r'^v1/(\\d+)-(\\d+)/x$', pair),", "    re_path(r'^articles/(?P<slug>[-\\w]+)/$', article),", "]", ""].join("\n"))!;
+    expect(django.routes.map((r) => r.path)).toEqual([["archive/{}/"], ["v1/{}/x"], ["articles/{slug}/"]]);
+  });
+
+  it("hostile source costs little: a format string of 30,000 zeros, a method name 10,000 letters long", () => {
+    const zeros = "0".repeat(30_000);
+    const java = facts("java", ["import org.springframework.web.client.RestTemplate;", `class A { void f() { rest.getForObject(String.format("/x/%${zeros}d", 1), String.class); rest.exchange("/y", ${"A".repeat(10_000)}, null); } }`, ""].join("\n"))!;
+    expect(java.calls.map((c) => c.method)).toEqual(["GET", null]);
+  });
 });

@@ -51,8 +51,13 @@ describe("the other side of the API contract in a pack", () => {
   it("only the best-ranked files bring their other side, and not through a doubtful link", () => {
     const far = [entry("web", "a.ts", web), entry("web", "b.ts", web), entry("web", "c.ts", web), entry("web", "src/login.ts", web)];
     expect(withApiNeighbours(far, map, () => api)).toHaveLength(4);
-    // The catch-all `/{}` matches through a parameter with no literal segment: never linked.
-    expect(map.calls[0]!.targets.map((t) => t.handler)).toEqual(["login"]);
+    // A prefix taken off the route (0.6) is too doubtful a link to spend a place on.
+    const doubtful = linkApi([
+      { repo: "web", routes: [], calls: [{ method: "GET", url: "/tags", pattern: "/tags", file: "src/tags.ts", line: 1, symbol: "tags" }] },
+      { repo: "api", routes: [{ method: "GET", path: "/v9/tags", pattern: "/v9/tags", file: "src/tags.ts", line: 2, handler: "list", handlerFile: "src/tags.ts", handlerLine: 2 }], calls: [] },
+    ]);
+    expect(doubtful.calls[0]!.targets.map((t) => t.confidence)).toEqual([0.6]);
+    expect(withApiNeighbours([entry("web", "src/tags.ts", web)], doubtful, () => api)).toHaveLength(1);
   });
 
   it("within one repository the entries carry no repository, and neither do the sides added", () => {

@@ -1,7 +1,7 @@
 import type { ApiFacts, UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, methodName, request, type Matches } from "./tree.js";
-import { clipParts, formatParts, isUrlText } from "./urls.js";
+import { argsOf, cap, methodName, type Matches } from "./tree.js";
+import { clipParts, formatParts, isUrlText, urlStart } from "./urls.js";
 
 /**
  * Go: net/http (`HandleFunc`, `Handle`, Go 1.22 `"GET /items/{id}"` patterns), gin and echo
@@ -43,7 +43,7 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
     const decl = cap(m, "decl");
     if (!decl) continue;
     const variable = cap(m, "var")!.text;
-    const name = `${scopes(decl)[0]}:${variable}`;
+    const name = `${scopeOf(decl)}:${variable}`;
     const value = cap(m, "value")!;
     const text = stringOf(value);
     if (text !== undefined && isUrlText(text) && enclosing(decl) === null) {
@@ -91,7 +91,8 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
     }
     const obj = cap(m, "obj")!;
     const prop = cap(m, "prop")!.text;
-    const router = routerOf(obj);
+    // The package's own functions are routes only for its default mux (`http.HandleFunc`); `http.Post` is a request.
+    const router = obj.text === "http" && prop !== "Handle" && prop !== "HandleFunc" ? null : routerOf(obj);
     if (router) {
       if (prop === "Route" || prop === "Mount") {
         // chi: `r.Route("/api", func(r chi.Router) {…})`, `r.Mount("/api", apiRouter())`.
@@ -110,7 +111,7 @@ export function go(facts: ApiFacts, matches: Matches, lineOf: (offset: number) =
       }
     }
     const req = requestOf(obj, prop, args);
-    if (req) request(facts, obj.text.slice(0, 80), req.method, req.url, call, line);
+    if (req) facts.calls.push({ client: obj.text.slice(0, 80), method: req.method, url: req.url, line });
   }
   facts.routers = [...new Set([...facts.routers, ...routers])];
 }
@@ -168,7 +169,7 @@ function requestOf(obj: TSNode, prop: string, args: TSNode[]): { method: string 
   if (prop === "NewRequest" || prop === "NewRequestWithContext") {
     if (text !== "http") return null;
     const [m, u] = prop === "NewRequest" ? [args[0], args[1]] : [args[1], args[2]];
-    if (!u || !isUrlLike(u)) return null;
+    if (!u || !isUrlLike(u) || !urlStart(partsOf(u))) return null;
     return { method: m ? methodName(stringOf(m) ?? m.text) ?? null : null, url: partsOf(u) };
   }
   const method = prop === "PostForm" ? "POST" : /^(Get|Post|Head|Put|Patch|Delete)$/.test(prop) ? prop.toUpperCase() : null;
@@ -177,8 +178,9 @@ function requestOf(obj: TSNode, prop: string, args: TSNode[]): { method: string 
   const client = text === "http" || /(^|\.)(DefaultClient|\w*[cC]lient)$/.test(text) || /\.R\(\)/.test(text);
   if (!client) return null;
   const url = partsOf(args[0]);
-  return typeof url[0] === "object" && "dyn" in url[0] ? null : { method, url };
+  return urlStart(url) ? { method, url } : null;
 }
+
 
 /**
  * The router a name stands for, from the innermost function out: a parameter of a router type
@@ -199,11 +201,11 @@ function namedRouter(node: TSNode, routers: ReadonlySet<string>): string | null 
   return node.type === "selector_expression" ? ([...routers].find((key) => key.endsWith(`:${node.text}`)) ?? null) : null;
 }
 
-/** The scopes a name may be declared in, innermost first: its functions (by name, or `fn@offset`), then the package (`""`). */
-function scopes(node: TSNode): string[] {
-  const found: string[] = [];
-  for (let fn = enclosing(node); fn; fn = enclosing(fn)) found.push(fn.type === "func_literal" ? `fn@${fn.startIndex}` : (fn.childForFieldName("name")?.text ?? ""));
-  return [...found, ""];
+/** The scope a declaration is in: its function (by name, or `fn@offset` for a closure), or the package (`""`). */
+function scopeOf(node: TSNode): string {
+  const fn = enclosing(node);
+  if (!fn) return "";
+  return fn.type === "func_literal" ? `fn@${fn.startIndex}` : (fn.childForFieldName("name")?.text ?? "");
 }
 
 function enclosing(node: TSNode): TSNode | null {
@@ -236,7 +238,7 @@ function partsOf(node: TSNode): UrlPart[] {
     case "call_expression": {
       const args = argsOf(node.childForFieldName("arguments") ?? node);
       const format = args[0] && stringOf(args[0]);
-      if (node.childForFieldName("function")?.text === "fmt.Sprintf" && format !== undefined) return formatParts(format, args.slice(1).map(partsOf), /%[-+# 0]*\d*(?:\.\d+)?[a-zA-Z]/);
+      if (node.childForFieldName("function")?.text === "fmt.Sprintf" && format !== undefined) return formatParts(format, args.slice(1).map(partsOf), /%[-+# 0]{0,4}\d{0,4}(?:\.\d{1,4})?[a-zA-Z]/);
       return [{ dyn: true }];
     }
     default:

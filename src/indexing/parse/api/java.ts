@@ -154,7 +154,7 @@ function partsOf(node: TSNode): UrlPart[] {
     case "method_invocation": {
       const args = argsOf(node.childForFieldName("arguments") ?? node);
       const format = node.childForFieldName("object")?.text === "String" && node.childForFieldName("name")?.text === "format" ? args[0] : undefined;
-      if (format?.type === "string_literal") return formatParts(stringOf(format) ?? "", args.slice(1).map(partsOf), /%[-#+ 0,(]*\d*(?:\.\d+)?[a-zA-Z]/);
+      if (format?.type === "string_literal") return formatParts(stringOf(format) ?? "", args.slice(1).map(partsOf), /%[-#+ 0,(]{0,4}\d{0,4}(?:\.\d{1,4})?[a-zA-Z]/);
       return [{ dyn: true }];
     }
     default:

@@ -1,6 +1,6 @@
 import type { ApiFacts, ImportInfo, UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, METHODS, request, type Matches } from "./tree.js";
+import { argsOf, cap, METHODS, type Matches } from "./tree.js";
 import { clipParts, isUrlText, templateParts } from "./urls.js";
 
 /**
@@ -14,7 +14,7 @@ export const MENTIONS_JS = /\bfetch\(|['"](axios|superagent|superagent-promise|k
 
 const MAX_CLIENT = 80;
 const JS_CLIENT_PACKAGES = /^(axios|superagent|superagent-promise|ky|got|node-fetch|cross-fetch|isomorphic-fetch|redaxios)$/;
-const JS_ROUTER_MAKERS = /^(express|(express\.)?Router|require\(['"]express['"]\)\.Router|Hono|KoaRouter|fastify|Fastify)$/;
+const JS_ROUTER_MAKERS = /^(express|(express\.)?Router|require\(['"]express['"]\)(\.Router)?|require\(['"]fastify['"]\)|Hono|KoaRouter|fastify|Fastify)$/;
 const NEST_METHODS = /^(Get|Post|Put|Patch|Delete|Head|Options|All)$/;
 
 export function javascript(facts: ApiFacts, matches: Matches, imports: readonly ImportInfo[], lineOf: (offset: number) => number): void {
@@ -146,7 +146,6 @@ export function javascript(facts: ApiFacts, matches: Matches, imports: readonly 
 }
 
 
-/** `router.route('/x')` at the root of a chain of method calls: its router and path. */
 /** The URL strings of an object of constants, by their dotted names (`ROUTES.user.me`), two levels deep. */
 function objectStrings(strings: Record<string, string>, prefix: string, object: TSNode, depth: number): void {
   for (const pair of object.namedChildren) {
@@ -210,6 +209,7 @@ function decoratorCall(decorator: TSNode): { name: string; args: TSNode[] } | nu
   return fn?.type === "identifier" ? { name: fn.text, args: argsOf(call.childForFieldName("arguments") ?? call) } : null;
 }
 
+/** `router.route('/x')` at the root of a chain of method calls: its router and path. */
 function routeCall(obj: TSNode, routerOf: (node: TSNode) => string | null): { router: string; path: TSNode } | null {
   let n: TSNode | null = obj;
   for (let depth = 0; n && n.type === "call_expression" && depth < 16; depth++) {
@@ -298,3 +298,70 @@ function stringPair(object: TSNode | undefined, key: string): string | undefined
   return value?.type === "string" ? value.text.slice(1, -1) : undefined;
 }
 
+// --- wrappers: a function that forwards its parameter into a request -----------------------------
+
+const FUNCTIONS = new Set([
+  "arrow_function", "function_expression", "function_declaration", "function", "method_definition", "generator_function_declaration",
+]);
+
+/** The nearest function around `node`, with the name it is known by (`requests.get` for a property of an object). */
+function enclosingFunction(node: TSNode): { node: TSNode; name: string | null } | null {
+  let n = node.parent;
+  for (let depth = 0; n && depth < 64; depth++, n = n.parent) {
+    if (!FUNCTIONS.has(n.type)) continue;
+    const own = n.childForFieldName("name")?.text;
+    // A method of an object literal is known by the object's name: `apiClient.post`.
+    const literal = n.type === "method_definition" && n.parent?.type === "object" && n.parent.parent?.type === "variable_declarator" ? n.parent.parent.childForFieldName("name")?.text : undefined;
+    if (own) return { node: n, name: literal ? `${literal}.${own}` : own };
+    const holder = n.parent;
+    if (holder?.type === "variable_declarator") return { node: n, name: holder.childForFieldName("name")?.text ?? null };
+    if (holder?.type === "pair") {
+      const key = holder.childForFieldName("key")?.text.replace(/^['"]|['"]$/g, "") ?? "";
+      const object = holder.parent;
+      const owner = object?.parent?.type === "variable_declarator" ? object.parent.childForFieldName("name")?.text : null;
+      return { node: n, name: owner ? `${owner}.${key}` : key };
+    }
+    return { node: n, name: null };
+  }
+  return null;
+}
+
+/** The names of a function's parameters. */
+function paramNames(fn: TSNode): string[] {
+  const single = fn.childForFieldName("parameter");
+  if (single) return [single.text];
+  const params = fn.childForFieldName("parameters");
+  if (!params) return [];
+  return params.namedChildren
+    .flatMap((p) => {
+      if (p.type === "identifier") return [p.text];
+      const pattern = p.childForFieldName("pattern");
+      if (pattern) return [pattern.text];
+      // Go declares several at once: `a, b string`.
+      const names = p.childrenForFieldName("name");
+      return names.length > 0 ? names.map((n) => n.text) : [p.firstNamedChild?.text ?? ""];
+    })
+    .filter((p) => p !== "");
+}
+
+/**
+ * A request, or a wrapper: where the URL starts with a parameter of the enclosing function (after
+ * names only, a base URL: `ROOT + url`), the function forwards a URL. A parameter after literal
+ * text (`/articles/${slug}`) is a path parameter of a request.
+ */
+function request(facts: ApiFacts, client: string, method: string | null, url: UrlPart[], call: TSNode, line: number): void {
+  const fn = enclosingFunction(call);
+  if (fn) {
+    const params = paramNames(fn.node);
+    const at = url.findIndex((p) => typeof p === "object" && "ref" in p && params.includes(p.ref));
+    const before = at > 0 ? url[at - 1]! : null;
+    // Forwarded when only names come before it, or text that does not end a segment (`/api${path}`).
+    const forwarded = at >= 0 && url.slice(0, at).every((p) => (typeof p === "object" && "ref" in p) || typeof p === "string") && (before === null || typeof before === "object" || !before.endsWith("/"));
+    const param = forwarded ? (url[at] as { ref: string }) : null;
+    if (param && fn.name) {
+      facts.wrappers.push({ name: fn.name, method, url, param: param.ref });
+      return;
+    }
+  }
+  facts.calls.push({ client, method, url, line });
+}

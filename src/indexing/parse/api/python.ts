@@ -1,7 +1,7 @@
 import type { ApiFacts, ImportInfo } from "../../../core/types.js";
 import type { UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, METHODS, request, type Matches } from "./tree.js";
+import { argsOf, cap, METHODS, type Matches } from "./tree.js";
 import { clipParts, isUrlText, templateParts } from "./urls.js";
 
 /**
@@ -89,7 +89,7 @@ export function python(facts: ApiFacts, matches: Matches, imports: readonly Impo
     const method = prop === "request" ? (args[0]!.type === "string" ? pyString(args[0]!.text).toUpperCase() : null) : METHODS[prop]!;
     const url = prop === "request" ? args[1] : args[0];
     if (!url || !isPyUrlLike(url)) continue;
-    request(facts, obj, method, pyUrlParts(url), call, line);
+    facts.calls.push({ client: obj, method, url: pyUrlParts(url), line });
   }
 }
 
@@ -146,11 +146,19 @@ function routerUrls(value: TSNode): string[] {
 
 /**
  * A Django regex as a path: anchors and quantifiers dropped, escapes read, each group a parameter
- * (`(?P<slug>[-\w]+)` → `{slug}`), a non-capturing group left out.
+ * (`(?P<slug>[-\w]+)` → `{slug}`), as is a character class or `\d`, `\w`, `.` with what repeats it
+ * (`[0-9]{4}` → `{}`); a non-capturing group is left out. A segment mixing text and parameters is
+ * one parameter.
  */
 export function regexPath(re: string): string {
   const body = re.replace(/^\^/, "").replace(/\$$/, "");
   let out = "";
+  /** Past a quantifier (`+`, `*`, `?`, `{2}`, `{1,3}`) at `i`, if there is one. */
+  const quantified = (i: number): number => {
+    if (body[i] === "+" || body[i] === "*" || body[i] === "?") return i + 1;
+    const braces = /^\{\d{0,4}(,\d{0,4})?\}/.exec(body.slice(i, i + 12));
+    return braces ? i + braces[0].length : i;
+  };
   for (let i = 0; i < body.length; ) {
     const c = body[i]!;
     if (c === "(") {
@@ -163,16 +171,33 @@ export function regexPath(re: string): string {
       }
       const group = body.slice(i, j + 1);
       if (!group.startsWith("(?:")) out += `{${/^\(\?P<(\w+)>/.exec(group)?.[1] ?? ""}}`;
-      i = j + 1;
+      i = quantified(j + 1);
+    } else if (c === "[") {
+      let j = i + 1;
+      while (j < body.length && body[j] !== "]") j += body[j] === "\\" ? 2 : 1;
+      out += "{}";
+      i = quantified(j + 1);
     } else if (c === "\\") {
-      out += body[i + 1] ?? "";
-      i += 2;
+      const next = body[i + 1] ?? "";
+      if (/[dDwWsS]/.test(next)) {
+        out += "{}";
+        i = quantified(i + 2);
+      } else {
+        out += next;
+        i += 2;
+      }
+    } else if (c === ".") {
+      out += "{}";
+      i = quantified(i + 1);
     } else {
       if (!"?*+".includes(c)) out += c;
       i++;
     }
   }
-  return out;
+  return out
+    .split("/")
+    .map((segment) => (segment.includes("{") && !/^\{\w*\}$/.test(segment) ? "{}" : segment))
+    .join("/");
 }
 
 function isPyUrlLike(node: TSNode): boolean {

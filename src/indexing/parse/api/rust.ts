@@ -1,7 +1,7 @@
 import type { ApiFacts, UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, methodName, request, type Matches } from "./tree.js";
-import { clipParts, formatParts, isUrlText, refOrDyn } from "./urls.js";
+import { argsOf, cap, methodName, type Matches } from "./tree.js";
+import { clipParts, formatParts, isUrlText, refOrDyn, urlStart } from "./urls.js";
 
 /**
  * Rust: axum (`Router::new().route("/x", get(h).post(h2))`, `nest`, `merge`) and actix-web
@@ -62,7 +62,7 @@ export function rust(facts: ApiFacts, matches: Matches, lineOf: (offset: number)
     const args = argsOf(cap(m, "args")!);
     const line = lineOf(call.startIndex);
     if (cap(m, "fcall")) {
-      if (args[0] && isUrlLike(args[0])) request(facts, "reqwest", "GET", partsOf(args[0]), call, line);
+      if (args[0] && isUrlLike(args[0]) && urlStart(partsOf(args[0]))) facts.calls.push({ client: "reqwest", method: "GET", url: partsOf(args[0]), line });
       continue;
     }
     const obj = cap(m, "obj")!;
@@ -105,14 +105,14 @@ export function rust(facts: ApiFacts, matches: Matches, lineOf: (offset: number)
       }
       continue;
     }
-    // reqwest: `client.get(url)`, `client.request(Method::POST, url)`.
-    if (!/client|reqwest/i.test(obj.text)) continue;
+    // reqwest: `client.get(url)`, `client.request(Method::POST, url)` (a map's `clients.get(key)` is not one).
+    if (!/(^|[.:])(client|http_client|http|reqwest)$|Client::new\(\)|Client::builder\(\)/i.test(obj.text) && !/client$/i.test(obj.text)) continue;
     const method = prop === "request" ? (args[0] ? methodName(args[0].text) ?? null : null) : methodName(prop) ?? null;
     const url = prop === "request" ? args[1] : args[0];
     if (!url || !isUrlLike(url)) continue;
     const parts = partsOf(url);
-    if (typeof parts[0] === "object" && "dyn" in parts[0]) continue;
-    request(facts, obj.text.slice(0, 80), method, parts, call, line);
+    if (!urlStart(parts)) continue;
+    facts.calls.push({ client: obj.text.slice(0, 80), method, url: parts, line });
   }
   facts.routers = [...new Set([...facts.routers, ...routers])];
 }

@@ -50,3 +50,10 @@ export function formatParts(format: string, args: ReadonlyArray<readonly UrlPart
 export function clipParts(parts: UrlPart[]): UrlPart[] {
   return parts.slice(0, MAX_PARTS);
 }
+
+/** Whether parts may start a URL: literal text, or a name that reads as one (`baseURL`, `API_HOST`, `cfg.Endpoint`), not any variable (`ctx`, `key`). */
+export function urlStart(url: readonly UrlPart[]): boolean {
+  const first = url[0];
+  if (typeof first === "string") return true;
+  return first !== undefined && "ref" in first && /url|uri|endpoint|base|host|api|server|addr|root|^[A-Z][A-Z0-9_]*$/i.test(first.ref.replace(/^.*[.:]/, "")) && !/^(ctx|key|id|k|v|i|name)$/i.test(first.ref);
+}
