@@ -17,7 +17,7 @@ import { cpus } from "node:os";
 import { basename, join } from "node:path";
 import type { Language } from "../src/core/types.js";
 import { extractApiFacts, mentionsHttp } from "../src/indexing/parse/api/index.js";
-import { extractFile } from "../src/indexing/parse/extract.js";
+import { extractFile, lineIndex } from "../src/indexing/parse/extract.js";
 import { Grammars } from "../src/indexing/parse/grammars.js";
 import { IndexStore } from "../src/store/store.js";
 import { benchArgs } from "./args.js";
@@ -55,18 +55,7 @@ for (let run = 0; run < runs; run++) {
     const t1 = performance.now();
     // The same work extractFile did for HTTP, alone: the gate, then the query on the tree.
     const tree = grammar.parse(text);
-    const starts = [0];
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-    const lineOf = (offset: number): number => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo + 1;
-    };
+    const lineOf = lineIndex(text);
     const t2 = performance.now();
     const gated = grammar.apiQuery !== null && mentionsHttp(language, text);
     const facts = gated ? extractApiFacts(language, grammar.apiQuery!, tree, parsed.imports, lineOf) : undefined;

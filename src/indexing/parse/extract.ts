@@ -167,7 +167,7 @@ function basesOf(node: TSNode): string[] {
 }
 
 /** Maps a character offset to its 1-based line. */
-function lineIndex(source: string): (offset: number) => number {
+export function lineIndex(source: string): (offset: number) => number {
   const starts = [0];
   for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
   return (offset) => {

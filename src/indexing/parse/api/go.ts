@@ -1,7 +1,7 @@
 import type { ApiFacts, UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, methodName, type Matches } from "./tree.js";
-import { clipParts, formatParts, isUrlText, urlStart } from "./urls.js";
+import { argsOf, cap, methodName, plusParts, type Matches } from "./tree.js";
+import { formatParts, isUrlText, urlStart } from "./urls.js";
 
 /**
  * Go: net/http (`HandleFunc`, `Handle`, Go 1.22 `"GET /items/{id}"` patterns), gin and echo
@@ -227,11 +227,8 @@ function partsOf(node: TSNode): UrlPart[] {
   const text = stringOf(node);
   if (text !== undefined) return [text];
   switch (node.type) {
-    case "binary_expression": {
-      const left = node.childForFieldName("left");
-      const right = node.childForFieldName("right");
-      return left && right && node.childForFieldName("operator")?.text === "+" ? clipParts([...partsOf(left), ...partsOf(right)]) : [{ dyn: true }];
-    }
+    case "binary_expression":
+      return plusParts(node, partsOf);
     case "identifier":
     case "selector_expression":
       return [{ ref: node.text }];

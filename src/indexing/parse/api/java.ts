@@ -1,6 +1,6 @@
 import type { ApiFacts, UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, methodName, type Matches } from "./tree.js";
+import { argsOf, cap, methodName, plusParts, type Matches } from "./tree.js";
 import { clipParts, formatParts, isUrlText, templateParts } from "./urls.js";
 
 /**
@@ -143,11 +143,8 @@ function partsOf(node: TSNode): UrlPart[] {
       const text = stringOf(node);
       return text === undefined ? [{ dyn: true }] : templateParts(text, /\$\{([^}]*)\}/);
     }
-    case "binary_expression": {
-      const left = node.childForFieldName("left");
-      const right = node.childForFieldName("right");
-      return left && right && node.childForFieldName("operator")?.text === "+" ? clipParts([...partsOf(left), ...partsOf(right)]) : [{ dyn: true }];
-    }
+    case "binary_expression":
+      return plusParts(node, partsOf);
     case "identifier":
     case "field_access":
       return [{ ref: node.text }];

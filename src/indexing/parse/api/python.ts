@@ -1,7 +1,7 @@
 import type { ApiFacts, ImportInfo } from "../../../core/types.js";
 import type { UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, METHODS, type Matches } from "./tree.js";
+import { argsOf, cap, METHODS, plusParts, type Matches } from "./tree.js";
 import { clipParts, isUrlText, templateParts } from "./urls.js";
 
 /**
@@ -214,11 +214,8 @@ function pyUrlParts(node: TSNode): UrlPart[] {
     }
     case "concatenated_string":
       return clipParts(node.namedChildren.flatMap(pyUrlParts));
-    case "binary_operator": {
-      const left = node.childForFieldName("left");
-      const right = node.childForFieldName("right");
-      return left && right && node.childForFieldName("operator")?.text === "+" ? clipParts([...pyUrlParts(left), ...pyUrlParts(right)]) : [{ dyn: true }];
-    }
+    case "binary_operator":
+      return plusParts(node, pyUrlParts);
     case "identifier":
     case "attribute":
       return [{ ref: node.text }];

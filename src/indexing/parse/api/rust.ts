@@ -1,7 +1,7 @@
 import type { ApiFacts, UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, methodName, type Matches } from "./tree.js";
-import { clipParts, formatParts, isUrlText, refOrDyn, urlStart } from "./urls.js";
+import { argsOf, cap, methodName, plusParts, type Matches } from "./tree.js";
+import { formatParts, isUrlText, refOrDyn, urlStart } from "./urls.js";
 
 /**
  * Rust: axum (`Router::new().route("/x", get(h).post(h2))`, `nest`, `merge`) and actix-web
@@ -205,11 +205,8 @@ function partsOf(node: TSNode): UrlPart[] {
     case "field_expression":
     case "scoped_identifier":
       return [{ ref: node.text }];
-    case "binary_expression": {
-      const left = node.childForFieldName("left");
-      const right = node.childForFieldName("right");
-      return left && right && node.childForFieldName("operator")?.text === "+" ? clipParts([...partsOf(left), ...partsOf(right)]) : [{ dyn: true }];
-    }
+    case "binary_expression":
+      return plusParts(node, partsOf);
     case "macro_invocation": {
       const tokens = node.namedChildren.find((n) => n.type === "token_tree");
       const format = tokens?.namedChildren[0];

@@ -1,4 +1,4 @@
-import type { ApiFacts } from "../../../core/types.js";
+import type { ApiFacts, UrlPart } from "../../../core/types.js";
 import type { TSNode, TSQuery } from "../grammars.js";
 
 export type Matches = ReturnType<TSQuery["matches"]>;
@@ -29,4 +29,11 @@ export function methodName(text: string): string | undefined {
 /** Whether facts say nothing (URL constants alone say something: other files build URLs from them). */
 export function isEmpty(facts: ApiFacts): boolean {
   return facts.routers.length + facts.routes.length + facts.mounts.length + facts.calls.length + facts.wrappers.length + Object.keys(facts.instances).length + Object.keys(facts.strings).length === 0 && facts.global === undefined;
+}
+
+/** `a + b` as the parts of each side, in order (anything but `+` is computed). */
+export function plusParts(node: TSNode, partsOf: (n: TSNode) => UrlPart[]): UrlPart[] {
+  const left = node.childForFieldName("left");
+  const right = node.childForFieldName("right");
+  return left && right && node.childForFieldName("operator")?.text === "+" ? [...partsOf(left), ...partsOf(right)].slice(0, 32) : [{ dyn: true }];
 }
