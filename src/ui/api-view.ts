@@ -36,7 +36,10 @@ export function ApiView(props: { repos: Repo[]; groups: Record<string, string[]>
       current = false;
     };
   }, [query, props.repos.length]);
-  const open = (repo: string, file: string, line: number) => props.onInspect({ repo, path: file, line, endLine: line });
+  const open = (repo: string, file: string, line: number, endLine = line) => props.onInspect({ repo, path: file, line, endLine });
+  // A handler opens where it is defined (the route may be declared in another file).
+  const openHandler = (t: { repo: string; file: string; line: number; handlerFile?: string; handlerLine?: number; handlerEndLine?: number }) =>
+    t.handlerFile && t.handlerLine ? open(t.repo, t.handlerFile, t.handlerLine, t.handlerEndLine ?? t.handlerLine) : open(t.repo, t.file, t.line);
   const linked = map?.calls.filter((c) => c.targets.length > 0).length ?? 0;
   return html`<section class="view api-view">
     <${ScopeFilters} scope=${props.scope} repos=${props.repos} groups=${props.groups} onChange=${props.onScope} />
@@ -53,12 +56,12 @@ export function ApiView(props: { repos: Repo[]; groups: Record<string, string[]>
             <td><span class="repo-tag">${c.repo}</span> <a href="#" onClick=${(e: Event) => (e.preventDefault(), open(c.repo, c.file, c.line))}>${c.file}:${c.line}</a>${c.symbol ? html` <span class="muted">in ${c.symbol}</span>` : null}</td>
             <td>${c.targets.length === 0
               ? html`<span class="error-text">✗ ${c.why}</span>`
-              : c.targets.map((t) => html`<div key=${`${t.repo}:${t.file}:${t.line}`} class="target"><span class="repo-tag">${t.repo}</span> <a href="#" onClick=${(e: Event) => (e.preventDefault(), open(t.repo, t.file, t.line))}>${t.handler || `${t.file}:${t.line}`}</a> <span class="muted" title=${t.how}>${t.how} · ${t.confidence}</span></div>`)}</td>
+              : c.targets.map((t) => html`<div key=${`${t.repo}:${t.file}:${t.line}`} class="target"><span class="repo-tag">${t.repo}</span> <a href="#" title=${`route declared at ${t.file}:${t.line}`} onClick=${(e: Event) => (e.preventDefault(), openHandler(t))}>${t.handler || `${t.file}:${t.line}`}</a> <span class="muted" title=${t.how}>${t.how} · ${t.confidence}</span></div>`)}</td>
           </tr>`,
         )}</tbody>
       </table>
       ${!unmatched &&
       html`<h3><button type="button" class="link" aria-expanded=${showRoutes} onClick=${() => setShowRoutes(!showRoutes)}>${showRoutes ? "▾" : "▸"} Routes (${map.routes.length})</button></h3>
-        ${showRoutes && html`<table class="api-routes"><tbody>${map.routes.map((r, i) => html`<tr key=${`${i}:${r.repo}:${r.file}:${r.line}`}><td><span class="badge">${r.method}</span> <code>${r.path}</code></td><td><span class="repo-tag">${r.repo}</span> <a href="#" onClick=${(e: Event) => (e.preventDefault(), open(r.repo, r.file, r.line))}>${r.handler || `${r.file}:${r.line}`}</a></td></tr>`)}</tbody></table>`}`}`}
+        ${showRoutes && html`<table class="api-routes"><tbody>${map.routes.map((r, i) => html`<tr key=${`${i}:${r.repo}:${r.file}:${r.line}`}><td><span class="badge">${r.method}</span> <code>${r.path}</code></td><td><span class="repo-tag">${r.repo}</span> <a href="#" title=${`route declared at ${r.file}:${r.line}`} onClick=${(e: Event) => (e.preventDefault(), openHandler(r))}>${r.handler || `${r.file}:${r.line}`}</a></td></tr>`)}</tbody></table>`}`}`}
   </section>`;
 }

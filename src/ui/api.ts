@@ -152,8 +152,15 @@ export function followJobs(onJob: (job: Job) => void): () => void {
   return () => source.close();
 }
 
+/** Where a route's handler is defined, when found (it may be in another file than the route). */
+interface HandlerAt {
+  handlerFile?: string;
+  handlerLine?: number;
+  handlerEndLine?: number;
+}
+
 export interface ApiMapResponse {
-  routes: Array<{ repo: string; method: string; path: string; pattern: string; file: string; line: number; handler: string; unknownPrefix?: string }>;
+  routes: Array<{ repo: string; method: string; path: string; pattern: string; file: string; line: number; handler: string; unknownPrefix?: string } & HandlerAt>;
   calls: Array<{
     repo: string;
     method: string;
@@ -162,7 +169,7 @@ export interface ApiMapResponse {
     file: string;
     line: number;
     symbol: string | null;
-    targets: Array<{ repo: string; method: string; pattern: string; file: string; line: number; handler: string; confidence: number; how: string }>;
+    targets: Array<{ repo: string; method: string; pattern: string; file: string; line: number; handler: string; confidence: number; how: string } & HandlerAt>;
     why: string | null;
   }>;
   scope: Provenance[];
