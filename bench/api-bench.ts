@@ -26,11 +26,17 @@ const opt = benchArgs("api-bench --repo DIR [--runs N] [--out FILE]", ["repo"]);
 const root = opt("repo")!;
 const runs = Number(opt("runs", "3"));
 
-const store = IndexStore.openForRead(join(root, ".contextsmith"));
-if (!store) {
-  process.stderr.write(`api-bench: no index in ${root}: run \`ctxsmith index\` there first\n`);
+const noIndex = (why: string): never => {
+  process.stderr.write(`api-bench: ${why}: run \`ctxsmith index ${root}\` first\n`);
   process.exit(2);
+};
+let opened: IndexStore | null = null;
+try {
+  opened = IndexStore.openForRead(join(root, ".contextsmith"));
+} catch (error) {
+  noIndex((error as Error).message);
 }
+const store = opened ?? noIndex(`no index in ${root}`);
 const records = [...store.allFiles()].filter((f) => !f.skipped && f.language !== null);
 await store.close();
 const sources = records.map((f) => ({ path: f.path, language: f.language!, text: readFileSync(join(root, f.path), "utf8") }));
