@@ -42,16 +42,9 @@ export interface ApiCall {
   host?: string;
 }
 
-export interface ApiTarget {
+/** A route a call reaches: the route as its repository serves it (not its full path), and how sure the link is. */
+export interface ApiTarget extends Pick<ApiRoute, "method" | "pattern" | "file" | "line" | "handler" | "handlerFile" | "handlerLine" | "handlerEndLine"> {
   repo: string;
-  method: string;
-  pattern: string;
-  file: string;
-  line: number;
-  handler: string;
-  handlerFile?: string;
-  handlerLine?: number;
-  handlerEndLine?: number;
   /**
    * 1: the same path; 0.9: through parameters; 0.8: the call's first segments taken as a prefix the
    * route is mounted under from a setting; 0.7: a gateway prefix taken off the call; 0.6: one taken
