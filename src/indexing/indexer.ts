@@ -11,6 +11,7 @@ import { VectorCache } from "../store/vector-cache.js";
 import { updateEmbeddings } from "./embed-stage.js";
 import { gitHead } from "./git/log.js";
 import { updateGraph } from "./graph-stage.js";
+import { collectGarbage } from "../runtime/gc.js";
 import { acquireWriteLock, describeOwner } from "../runtime/lock.js";
 import { planRun, type Plan, type PlannedRead } from "./plan.js";
 import { createPool, type ParsePools } from "../runtime/pools.js";
@@ -132,6 +133,9 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     // Before the graph stage: the builder's postings and FlexSearch document are the largest thing
     // this thread holds, and resolution needs its own room.
     builder = null;
+    // And let it go now: V8 sized its heap limit for the builder, and resolution's garbage would
+    // otherwise pile up to that limit before a full collection.
+    collectGarbage();
     // Resolves calls and imports of what changed; also finishes what a killed run left: the graph journal, a PageRank due.
     let graphResolved = 0;
     if (store.graph.hasPending() || store.graph.ranksDue()) {

@@ -5,6 +5,7 @@ import { withIndexedEngine } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
 import { storeOf } from "../helpers/store.js";
 import { loadLexical } from "../../src/store/lexical.js";
+import { IndexStore } from "../../src/store/store.js";
 
 const FILES = {
   "payments/retry.py": 'class RetryPolicy:\n    """Retries failed card charges."""\n    def next_delay(self):\n        return backoff(2)\n',
@@ -19,7 +20,7 @@ describe("lexical index", () => {
 
   const withEngine = (fn: (engine: Engine) => Promise<void> | void) => withIndexedEngine(repo!.root, { git: false }, fn);
 
-  it("finds files by path, symbols and body", async () => {
+  it("finds files by path and symbols with FlexSearch, and by body with BM25", async () => {
     repo = TempRepo.create(FILES);
     await withEngine((engine) => {
       const lex = loadLexical(storeOf(engine)!);
@@ -27,8 +28,10 @@ describe("lexical index", () => {
       expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py"]);
       // Other spellings of a name still find it, best match first.
       expect(lex.search("chargeCard", { field: "symbols" })[0]).toBe("payments/card.py");
-      expect(lex.search("gateway", { field: "body" })).toEqual(["payments/card.py"]);
-      expect(new Set(lex.search("retry policy"))).toEqual(new Set(["payments/retry.py", "docs/guide.md"]));
+      // Bodies are BM25's: FlexSearch keeps no second copy of every file's terms.
+      expect(lex.search("gateway")).toEqual([]);
+      expect([...lex.bm25.postings("gateway").ids].map((id) => lex.pathOf(id))).toEqual(["payments/card.py"]);
+      expect(lex.search("retry policy")).toEqual(["payments/retry.py"]);
     });
   });
 
@@ -63,8 +66,8 @@ describe("lexical index", () => {
       // The snapshot still holds the old versions; the journal names what changed.
       expect(store.lexical.pendingCount()).toBe(2);
       const lex = loadLexical(storeOf(engine)!);
-      expect(lex.search("gateway")).toEqual([]);
-      expect(lex.search("ledger")).toEqual(["payments/card.py"]);
+      expect(lex.search("charge", { field: "symbols" })).toEqual([]);
+      expect(lex.search("refund", { field: "symbols" })).toEqual(["payments/card.py"]);
       expect(lex.search("cart", { field: "path" })).toEqual([]);
       expect(lex.bm25.docs).toBe(3);
       expect(lex.bm25.df("gateway")).toBe(0);
@@ -80,7 +83,7 @@ describe("lexical index", () => {
     const answers = (engine: Engine) => {
       const lex = loadLexical(storeOf(engine)!);
       return {
-        ledger: lex.search("ledger"),
+        refund: lex.search("refund"),
         retry: lex.search("retry").sort(),
         docs: lex.bm25.docs,
         df: ["charge", "refund", "retry", "card"].map((t) => lex.bm25.df(t)),
@@ -94,6 +97,29 @@ describe("lexical index", () => {
     await withEngine((engine) => {
       expect(storeOf(engine)!.lexical.pendingCount()).toBe(0);
       expect(answers(engine)).toEqual(viaJournal);
+    });
+  });
+
+  it("reads a snapshot written with the FlexSearch body field that indexes before it had", async () => {
+    repo = TempRepo.create(FILES);
+    await withEngine(async (engine) => {
+      const { store } = await IndexStore.openForWrite(engine.config.indexDir);
+      try {
+        const flex = [...store.lexical.flexChunks()];
+        const symbols = flex.find(([key]) => key.startsWith("symbols."))!;
+        const bm25 = { body: store.lexical.bm25("body")!, symbols: store.lexical.bm25("symbols")!, names: store.lexical.bm25("names")! };
+        // The old export had one more field, as its own chunk.
+        const old = [...flex, [symbols[0].replace("symbols.", "body."), symbols[1]] as [string, string]];
+        await store.transaction(() => store.lexical.writeSnapshot({ flex: old, bm25: { body: Buffer.from(bm25.body), symbols: Buffer.from(bm25.symbols), names: Buffer.from(bm25.names) }, files: 4 }), "lexical-write");
+        expect([...store.lexical.flexChunks()].some(([key]) => key.startsWith("body."))).toBe(true);
+      } finally {
+        await store.close();
+      }
+    });
+    await withEngine((engine) => {
+      const lex = loadLexical(storeOf(engine)!);
+      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py"]);
+      expect(lex.search("cart")).toEqual(["shop/cart.ts"]);
     });
   });
 });

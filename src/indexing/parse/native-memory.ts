@@ -1,5 +1,4 @@
-import v8 from "node:v8";
-import vm from "node:vm";
+import { collectGarbage } from "../../runtime/gc.js";
 
 /**
  * Keeps tree-sitter's native memory bounded in a parse worker.
@@ -13,16 +12,12 @@ import vm from "node:vm";
  * event loop between tasks).
  */
 export function nativeMemoryKeeper(everyBytes = 1024 * 1024): (parsedBytes: number) => void {
-  // The documented way to get `gc` without the --expose-gc command-line flag, which worker
-  // threads do not accept.
-  v8.setFlagsFromString("--expose-gc");
-  const gc = vm.runInNewContext("gc") as () => void;
   let since = 0;
   return (parsedBytes) => {
     since += parsedBytes;
     if (since >= everyBytes) {
       since = 0;
-      gc();
+      collectGarbage();
     }
   };
 }

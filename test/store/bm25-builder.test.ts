@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { Bm25Builder, Bm25Snapshot } from "../../src/store/lexical.js";
+
+/** A small deterministic generator, so the test is the same on every run. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+describe("Bm25Builder", () => {
+  it("groups postings by term, in sorted term order, keeping the order files were added in", () => {
+    const b = new Bm25Builder();
+    b.add(7, { terms: ["zeta", "alpha"], tfs: [2, 1], length: 3 });
+    b.add(3, { terms: ["alpha", "mid"], tfs: [5, 70000], length: 9 });
+    const snap = b.freeze();
+    expect(snap.terms.split("\n")).toEqual(["alpha", "mid", "zeta"]);
+    expect([...snap.postings("alpha").ids]).toEqual([7, 3]);
+    expect([...snap.postings("alpha").tfs]).toEqual([1, 5]);
+    // Frequencies are capped at what 16 bits hold.
+    expect([...snap.postings("mid").tfs]).toEqual([0xffff]);
+    expect([...snap.postings("zeta").ids]).toEqual([7]);
+    expect(snap.df("nothing")).toBe(0);
+    expect(snap.docs).toBe(2);
+    expect(snap.avgLength).toBe(6);
+  });
+
+  it("answers as a per-term map does, past many growths of its rows, and survives serialisation", () => {
+    const next = random(42);
+    const vocabulary = Array.from({ length: 3000 }, (_, i) => `t${i.toString(36)}`);
+    const expected = new Map<string, Array<[number, number]>>();
+    const b = new Bm25Builder();
+    for (let id = 1; id <= 400; id++) {
+      const terms = [...new Set(Array.from({ length: 1 + Math.floor(next() * 120) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!))];
+      const tfs = terms.map(() => 1 + Math.floor(next() * 9));
+      terms.forEach((t, i) => {
+        const list = expected.get(t) ?? [];
+        list.push([id, tfs[i]!]);
+        expected.set(t, list);
+      });
+      b.add(id, { terms, tfs, length: tfs.reduce((a, c) => a + c, 0) });
+    }
+    const snap = Bm25Snapshot.parse(b.serialize());
+    expect(snap.termCount).toBe(expected.size);
+    for (const [term, list] of expected) {
+      const p = snap.postings(term);
+      expect([...p.ids].map((id, i) => [id, p.tfs[i]])).toEqual(list);
+    }
+  });
+});
