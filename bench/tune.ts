@@ -34,7 +34,7 @@ import { DEFAULT_RANKING, resolveRanking, type PackConfig, type RankingConfig, t
 import type { SignalName } from "../src/query/types.js";
 import { benchArgs } from "./args.js";
 
-const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N]", ["signals"]);
+const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N] [--exchange-only 1]", ["signals"]);
 const dir = opt("signals")!;
 const rounds = Number(opt("rounds", "3"));
 const caches: SignalCache[] = readdirSync(dir)
@@ -193,6 +193,22 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     return { objective: perMetric.reduce((a, b) => a + b, 0) / Math.max(1, perMetric.length), perMetric };
   };
 
+  // The exchange between file coverage and lines: how many further files are named (coverFiles,
+  // at 4k; 5 names none beyond the packed ones) and what naming one is worth (coverValue).
+  const exchange: string[] = ["### File coverage against lines", "", `| coverFiles | coverValue | ${budgets.map((b) => `file@${b}`).join(" | ")} | ${budgets.map((b) => `lines@${b}`).join(" | ")} |`, `| --- | --- | ${budgets.map(() => "---").join(" | ")} | ${budgets.map(() => "---").join(" | ")} |`];
+  for (const coverFiles of [base.pack.maxFiles, 10, 15, 20]) {
+    for (const coverValue of coverFiles === base.pack.maxFiles ? [0] : [0.25, 0.5, 1, 2, 4]) {
+      const s = await evaluate({ ...base.pack, coverFiles, coverValue });
+      exchange.push(`| ${coverFiles} | ${coverFiles === base.pack.maxFiles ? "–" : coverValue} | ${s.perMetric.map(fmt).join(" | ")} |`);
+      process.stderr.write(`${exchange[exchange.length - 1]}\n`);
+    }
+  }
+  exchange.push("");
+  if (opt("exchange-only")) {
+    await counter.close();
+    return ["## Packing, with the fusion above", "", `${packs.length} instances; macro means over repositories.`, "", ...exchange];
+  }
+
   const grid: Partial<Record<keyof PackConfig, number[]>> = {
     rankDecay: [0.5, 1, 1.5, 2, 3],
     outlineValue: [0.05, 0.15, 0.3, 0.6],
@@ -200,6 +216,8 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     maxFiles: [5, 10, 20],
     repeatDiscount: [0.5, 0.8, 1],
     wholeFileLines: [30, 60, 120],
+    coverFiles: [5, 10, 15, 20],
+    coverValue: [0.25, 0.5, 1, 2, 4],
   };
   let best: PackConfig = { ...base.pack };
   let bestScore = await evaluate(best);
@@ -227,6 +245,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     "",
     `Before: ${start.perMetric.map(fmt).join(" / ")}; after: **${bestScore.perMetric.map(fmt).join(" / ")}**.`,
     "",
+    ...exchange,
     "```json",
     JSON.stringify(best, null, 2),
     "```",

@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import { ContextSmithError } from "../core/errors.js";
 import { Engine } from "../engine.js";
 import { innermostAt } from "../graph/lookup.js";
-import { packDepth } from "../query/pack/pack-ranking.js";
+import { coverDepth } from "../query/pack/pack-ranking.js";
 import { TokenWorker, type AsyncTokenCounter } from "../runtime/token-worker.js";
 import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
@@ -160,7 +160,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
     const ranked = searcher.rank(task, { config: strategy.config, taskVector: vector }).files;
     const rankMs = performance.now() - started;
     const paths = ranked.map((f) => f.path);
-    for (const path of paths.slice(0, packDepth(strategy.config, Math.max(...options.budgets)) * 2)) packable.add(path);
+    for (const path of paths.slice(0, coverDepth(strategy.config, Math.max(...options.budgets)) * 2)) packable.add(path);
     const outcome: StrategyOutcome = { ...scoreRanking(paths, scored), budgets: {}, ms: 0 };
     for (const [i, budget] of options.budgets.entries()) {
       const p0 = performance.now();

@@ -46,6 +46,15 @@ export interface PackConfig {
   readonly matchSharpness: number;
   /** A whole file at most this many lines is one candidate (instead of outline + bodies). */
   readonly wholeFileLines: number;
+  /**
+   * Files of the ranking, at a 4,000-token budget (proportionally more above), that are at least
+   * named in the pack: those ranked below `maxFiles` show only the declaration lines of their
+   * definitions that match the task best, so an agent sees that the file exists for a few tokens.
+   * `maxFiles` or less turns it off.
+   */
+  readonly coverFiles: number;
+  /** Value of such a file's named definitions relative to the file's weight (1 / rank^rankDecay). */
+  readonly coverValue: number;
 }
 
 /**
@@ -90,6 +99,8 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     outlineValue: 0.05,
     matchSharpness: 3,
     wholeFileLines: 120,
+    coverFiles: 15,
+    coverValue: 1,
   }),
 });
 

@@ -7,7 +7,7 @@ import { apiCallersOf, apiHandlersOf, impactSites, type HopSite } from "../graph
 import { linkApi, type ApiMap, type ApiRules, type DeclaredLink } from "../graph/api-links.js";
 import { withApiNeighbours } from "../query/pack/api-neighbours.js";
 import type { ApiHop, CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
-import { packDepth, packSources, type PackEntry, type PackSource } from "../query/pack/pack-ranking.js";
+import { packEntries, packSources, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
 import type { ContextResult, RankedFile } from "../query/types.js";
 import { attachNotes } from "../notes/attach.js";
@@ -409,9 +409,7 @@ export class Workspace {
       const sources = new Map(ranked.map((r) => [r.provenance.repo, r.source]));
       const fused = fuseRankings(ranked);
       const repack = async (room: number): Promise<ContextResult> => {
-        const entries: PackEntry[] = fused
-          .slice(0, packDepth(config, room))
-          .map((file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: expansionLabel(file) ?? undefined }));
+        const entries = packEntries(fused, room, config, (file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: expansionLabel(file) ?? undefined }));
         // A task about one side of an HTTP contract sees the other side, in any repository of the scope.
         return withRepoPaths(await packSources(withApiNeighbours(entries, map, (repo) => sources.get(repo)), room, counter, config));
       };

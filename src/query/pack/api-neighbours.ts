@@ -34,17 +34,19 @@ export function withApiNeighbours(entries: readonly PackEntry[], map: ApiMap, so
   let from = 0;
   for (let i = 0; i < out.length && from < LINKED_FROM; i++) {
     const entry = out[i]!;
-    if (added.has(entry)) continue;
+    if (added.has(entry) || entry.coverOnly) continue;
     from++;
     let at = i + 1;
     for (const side of sidesOf(map, repoOf(entry), entry.file.path).slice(0, SIDES_PER_FILE)) {
       const existing = out.findIndex((e) => key(repoOf(e), e.file.path) === key(side.repo, side.file));
       if (existing >= 0) {
-        const known = out[existing]!;
+        // A side ranked among the files that are only named is packed as a file of its own.
+        const original = out[existing]!;
+        const { coverOnly: _named, ...known } = original;
         const merged = { ...known, focus: [...(known.focus ?? []), side.line], note: known.note?.includes(side.note) ? known.note : [known.note, side.note].filter(Boolean).join("; ") };
         out[existing] = merged;
         // A side added for an earlier file stays a side: it brings no sides of its own.
-        if (added.has(known)) added.add(merged);
+        if (added.has(original)) added.add(merged);
         continue;
       }
       const source = sourceOf(side.repo);

@@ -28,13 +28,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   const weight = 1 / Math.pow(file.rank, config.rankDecay);
   const n = file.lines.length;
   if (n === 0) return [];
-  // The task's terms in this file, with the lines they are on: each body is scored from these.
-  const present: Array<[number, readonly number[]]> = [];
-  for (const [term, w] of terms) {
-    const lines = file.tokenLines.get(term);
-    if (lines) present.push([w, lines]);
-  }
-  const rangeScore = (start: number, end: number): number => present.reduce((sum, [w, lines]) => (hasLineIn(lines, start, end) ? sum + w : sum), 0);
+  const rangeScore = rangeScorer(file, terms);
   const candidate = (kind: Candidate["kind"], symbol: string | null, ranges: Array<[number, number]>, value: number): Candidate => ({
     file, kind, symbol, ranges, value, chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
   });
@@ -88,6 +82,52 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     out.push(candidate("class-outline", symbol.qualifiedName, ranges, weight * config.outlineValue * share));
   }
   return out;
+}
+
+/** Scores a range of a file's lines: the summed weights of the task's terms that occur on them. */
+function rangeScorer(file: PackFile, terms: TermWeights): (start: number, end: number) => number {
+  // The task's terms in this file, with the lines they are on.
+  const present: Array<[number, readonly number[]]> = [];
+  for (const [term, w] of terms) {
+    const lines = file.tokenLines.get(term);
+    if (lines) present.push([w, lines]);
+  }
+  return (start, end) => present.reduce((sum, [w, lines]) => (hasLineIn(lines, start, end) ? sum + w : sum), 0);
+}
+
+/** Definitions named for a file below the packed ones. */
+const COVER_SYMBOLS = 3;
+
+/**
+ * The one candidate of a file ranked below those whose code is packed: the declaration lines of
+ * up to three of its definitions that match the task best (by the task's terms on the declaration
+ * line and in the body), in file order. It names the file and where to look in it for a few
+ * tokens. A file whose definitions match nothing shows its top-level declarations' first line;
+ * one without definitions (text, an unparsed file), its first non-blank line.
+ */
+export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig): Candidate | null {
+  const n = file.lines.length;
+  if (n === 0) return null;
+  const score = rangeScorer(file, terms);
+  const scored = (symbols ?? [])
+    .map((symbol) => {
+      const declaration = declarationLine(symbol, file.lines);
+      return { declaration, score: 2 * score(declaration, declaration) + score(symbol.startLine, Math.min(symbol.endLine, n)), top: symbol.parent === -1 };
+    })
+    .filter((s) => s.declaration >= 1 && s.declaration <= n);
+  let lines = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.declaration - b.declaration).slice(0, COVER_SYMBOLS).map((s) => s.declaration);
+  if (lines.length === 0) lines = scored.filter((s) => s.top).slice(0, 1).map((s) => s.declaration);
+  if (lines.length === 0) {
+    const first = file.lines.findIndex((l) => l.trim() !== "");
+    if (first < 0) return null;
+    lines = [first + 1];
+  }
+  const ranges = lineRanges(lines);
+  return {
+    file, kind: "file-outline", symbol: null, ranges,
+    value: config.coverValue / Math.pow(file.rank, config.rankDecay),
+    chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
+  };
 }
 
 /** Longest run of code between definitions that is one candidate. */
@@ -155,7 +195,12 @@ function declarationLine(symbol: SymbolInfo, text: readonly string[]): number {
 
 /** The declaration line of each symbol, as sorted, merged ranges. */
 function headRanges(symbols: SymbolInfo[], text: readonly string[]): Array<[number, number]> {
-  const lines = [...new Set(symbols.map((s) => declarationLine(s, text)).filter((l) => l >= 1 && l <= text.length))].sort((a, b) => a - b);
+  return lineRanges(symbols.map((s) => declarationLine(s, text)).filter((l) => l >= 1 && l <= text.length));
+}
+
+/** Line numbers as sorted, merged ranges. */
+function lineRanges(numbers: readonly number[]): Array<[number, number]> {
+  const lines = [...new Set(numbers)].sort((a, b) => a - b);
   const ranges: Array<[number, number]> = [];
   for (const line of lines) {
     const last = ranges[ranges.length - 1];

@@ -1,7 +1,7 @@
 import type { SymbolInfo } from "../../core/types.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { ContextResult, RankedFile } from "../types.js";
-import { fileCandidates, type TermWeights } from "./candidates.js";
+import { coverCandidate, fileCandidates, type TermWeights } from "./candidates.js";
 import type { FileText } from "./file-text.js";
 import { pack } from "./pack.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
@@ -23,9 +23,23 @@ export function packDepth(config: RankingConfig, budget: number): number {
   return Math.ceil(config.pack.maxFiles * Math.max(1, budget / 4000));
 }
 
+/** How many of the ranked files a pack at `budget` names at least (see {@link PackConfig.coverFiles}). */
+export function coverDepth(config: RankingConfig, budget: number): number {
+  return Math.max(packDepth(config, budget), Math.ceil(config.pack.coverFiles * Math.max(1, budget / 4000)));
+}
+
+/**
+ * The entries a pack at `budget` reads from a ranking, best first: code from the first
+ * {@link packDepth} files, the best-matching definitions' names from the rest down to {@link coverDepth}.
+ */
+export function packEntries<F extends RankedFile>(ranked: readonly F[], budget: number, config: RankingConfig, entry: (file: F) => PackEntry): PackEntry[] {
+  const depth = packDepth(config, budget);
+  return ranked.slice(0, coverDepth(config, budget)).map((file, i) => (i < depth ? entry(file) : { ...entry(file), coverOnly: true }));
+}
+
 /** Packs the code of a ranking's best files into `budget` tokens; `extend` may add to the files packed (the other side of their API links). */
 export function packRanking(ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig, source: PackSource, extend?: (entries: PackEntry[]) => PackEntry[]): Promise<ContextResult> {
-  const entries = ranked.slice(0, packDepth(config, budget)).map((file) => ({ file, source }));
+  const entries = packEntries(ranked, budget, config, (file) => ({ file, source }));
   return packSources(extend ? extend(entries) : entries, budget, counter, config);
 }
 
@@ -39,19 +53,26 @@ export interface PackEntry {
   note?: string;
   /** Lines to favour besides those the task names (the handler a linked request reaches). */
   focus?: readonly number[];
+  /** Ranked below the files whose code is packed: only its best-matching definitions are named. */
+  coverOnly?: boolean;
 }
 
 /** Packs the code of ranked files, best first, each read from its own source, into `budget` tokens. */
 export async function packSources(entries: readonly PackEntry[], budget: number, counter: AsyncTokenCounter, config: RankingConfig): Promise<ContextResult> {
   const candidates: Candidate[] = [];
   let rank = 0;
-  for (const { file: entry, source, repo, note, focus } of entries) {
+  for (const { file: entry, source, repo, note, focus, coverOnly } of entries) {
     rank++;
     const text = source.text(entry.path);
     if (!text) continue;
     const reasons = [why(entry), note].filter((r) => r !== undefined && r !== "").join("; ");
     const file = { ...text, rank, why: `#${rank} (${reasons})`, ...(repo === undefined ? {} : { repo }) };
-    candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, [...source.focus(entry.path), ...(focus ?? [])]));
+    if (coverOnly) {
+      const cover = coverCandidate(file, source.symbols(entry.path), source.termWeights, config.pack);
+      if (cover) candidates.push(cover);
+    } else {
+      candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, [...source.focus(entry.path), ...(focus ?? [])]));
+    }
   }
   return { ...(await pack(candidates, budget, counter, config.pack)), budget };
 }

@@ -65,4 +65,16 @@ describe("the other side of the API contract in a pack", () => {
     const out = withApiNeighbours([{ file: { path: "client/users.ts", score: 1, signals: {} }, source: web }], mono, () => web, "shop");
     expect(out.map((e) => [e.repo, e.file.path, e.focus])).toEqual([[undefined, "client/users.ts", undefined], [undefined, "server/users.ts", [4]]]);
   });
+
+  it("a side among the files that are only named is packed whole, and a named file brings no sides", () => {
+    const named = (e: PackEntry): PackEntry => ({ ...e, coverOnly: true });
+    const out = withApiNeighbours([entry("api", "src/auth.ts", api), named(entry("web", "src/login.ts", web))], map, () => web);
+    // Once packed, the request's file brings its own side back: the handler gains its focus, as when both are ranked.
+    expect(out.map((e) => [e.file.path, e.coverOnly ?? false, e.focus ?? []])).toEqual([
+      ["src/auth.ts", false, [12]],
+      ["src/login.ts", false, [3]],
+    ]);
+    // The handler's file, only named, does not bring the request that reaches it.
+    expect(withApiNeighbours([named(entry("api", "src/auth.ts", api))], map, () => web)).toHaveLength(1);
+  });
 });

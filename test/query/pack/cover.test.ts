@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, it } from "vitest";
+import type { SymbolInfo } from "../../../src/core/types.js";
+import { coverCandidate } from "../../../src/query/pack/candidates.js";
+import { fileText, type FileText } from "../../../src/query/pack/file-text.js";
+import { coverDepth, packDepth, packRanking, type PackSource } from "../../../src/query/pack/pack-ranking.js";
+import { resolveRanking } from "../../../src/query/ranking-config.js";
+import type { RankedFile } from "../../../src/query/types.js";
+import { TokenWorker } from "../../../src/runtime/token-worker.js";
+
+/** A module of `functions` functions of ten lines each; the function named `hot` mentions the task's term. */
+function module(path: string, functions: number, hot: number): { text: FileText; symbols: SymbolInfo[] } {
+  const lines: string[] = ["import os", ""];
+  const symbols: SymbolInfo[] = [];
+  for (let f = 0; f < functions; f++) {
+    const start = lines.length + 1;
+    const name = f === hot ? "refund_ledger" : `helper_${f}`;
+    lines.push(`def ${name}(value):`, `    """Does step ${f}."""`);
+    for (let i = 0; i < 7; i++) lines.push(`    value = value + ${i} * ${f === hot ? "ledger" : "other"}`);
+    lines.push("    return value", "");
+    symbols.push({ name, qualifiedName: name, kind: "function", signature: `def ${name}(value):`, doc: `Does step ${f}.`, startLine: start, endLine: start + 9, parent: -1 });
+  }
+  return { text: fileText(path, "python", lines.join("\n")), symbols };
+}
+
+const files = Array.from({ length: 20 }, (_, i) => ({ path: `pkg/m${i + 1}.py`, ...module(`pkg/m${i + 1}.py`, 30, 17) }));
+const byPath = new Map(files.map((f) => [f.path, f]));
+const source: PackSource = {
+  termWeights: new Map([["ledger", 3], ["refund", 2]]),
+  text: (path) => byPath.get(path)?.text ?? null,
+  symbols: (path) => byPath.get(path)?.symbols,
+  focus: () => [],
+};
+const ranked: RankedFile[] = files.map((f, i) => ({ path: f.path, score: 1 / (i + 1), signals: { lexical: { rank: i + 1, score: 1 } } }));
+const counter = new TokenWorker("cl100k_base");
+afterAll(() => counter.close());
+
+describe("file coverage: files below the packed ones are named by their best definitions", () => {
+  it("names the matching definition of a file, by its declaration line, and falls back to a first line", () => {
+    const { text, symbols } = files[0]!;
+    const config = resolveRanking().pack;
+    const cover = coverCandidate({ ...text, rank: 8, why: "#8" }, symbols, source.termWeights, config)!;
+    const hot = symbols[17]!;
+    expect(cover.kind).toBe("file-outline");
+    expect(cover.ranges).toEqual([[hot.startLine, hot.startLine]]);
+    expect(cover.value).toBeCloseTo(config.coverValue / Math.pow(8, config.rankDecay), 9);
+    // Nothing matches: the first top-level declaration; no definitions at all: the first non-blank line.
+    expect(coverCandidate({ ...text, rank: 8, why: "#8" }, symbols, new Map([["absent", 1]]), config)!.ranges).toEqual([[symbols[0]!.startLine, symbols[0]!.startLine]]);
+    const notes = fileText("NOTES.md", null, "\n\n# Notes\nledger things\n");
+    expect(coverCandidate({ ...notes, rank: 9, why: "#9" }, undefined, source.termWeights, config)!.ranges).toEqual([[3, 3]]);
+  });
+
+  it("at 4,000 tokens shows code of the top files and names the files down to coverFiles, never over budget", async () => {
+    const config = resolveRanking({ pack: { coverFiles: 15 } });
+    expect(packDepth(config, 4000)).toBe(5);
+    expect(coverDepth(config, 4000)).toBe(15);
+    const packed = await packRanking(ranked, 4000, counter, config, source);
+    expect(packed.tokens).toBeLessThanOrEqual(4000);
+    expect(packed.files).toEqual(files.slice(0, 15).map((f) => f.path));
+    const hotLine = files[0]!.symbols[17]!.startLine;
+    for (const path of packed.files.slice(5)) {
+      // Only the declaration of the definition that matches, in one line.
+      expect(packed.spans.filter((s) => s.path === path).map((s) => [s.start, s.end, s.kind])).toEqual([[hotLine, hotLine, "file-outline"]]);
+    }
+    // The matching body of the best file is shown whole.
+    expect(packed.spans.some((s) => s.path === files[0]!.path && s.kind === "body" && s.start === hotLine && s.end >= hotLine + 9)).toBe(true);
+  });
+
+  it("with coverFiles at maxFiles, no file below the packed ones is named", async () => {
+    const packed = await packRanking(ranked, 4000, counter, resolveRanking({ pack: { coverFiles: 5 } }), source);
+    expect(packed.files.length).toBeLessThanOrEqual(5);
+    expect(packed.tokens).toBeLessThanOrEqual(4000);
+  });
+});
