@@ -143,7 +143,8 @@ lines.push(
   "",
 );
 const packsDir = opt("packs");
-if (packsDir && existsSync(packsDir)) lines.push(...(await tunePacking(packsDir, final)));
+// The sweeps alone are measured with the shipped fusion, so that their rows are the product's.
+if (packsDir && existsSync(packsDir)) lines.push(...(await tunePacking(packsDir, opt("exchange-only") ? defaults : final)));
 const text = lines.join("\n");
 process.stdout.write(text);
 const out = opt("out");
@@ -193,17 +194,23 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     return { objective: perMetric.reduce((a, b) => a + b, 0) / Math.max(1, perMetric.length), perMetric };
   };
 
-  // The exchange between file coverage and lines: how many further files are named (coverFiles,
-  // at 4k; 5 names none beyond the packed ones) and what naming one is worth (coverValue).
-  const exchange: string[] = ["### File coverage against lines", "", `| coverFiles | coverValue | ${budgets.map((b) => `file@${b}`).join(" | ")} | ${budgets.map((b) => `lines@${b}`).join(" | ")} |`, `| --- | --- | ${budgets.map(() => "---").join(" | ")} | ${budgets.map(() => "---").join(" | ")} |`];
-  for (const coverFiles of [base.pack.maxFiles, 10, 15, 20]) {
-    for (const coverValue of coverFiles === base.pack.maxFiles ? [0] : [0.25, 0.5, 1, 2, 4]) {
-      const s = await evaluate({ ...base.pack, coverFiles, coverValue });
-      exchange.push(`| ${coverFiles} | ${coverFiles === base.pack.maxFiles ? "–" : coverValue} | ${s.perMetric.map(fmt).join(" | ")} |`);
+  // Sweeps of one feature each from the defaults: the exchange between file coverage and lines
+  // (how many further files are named, at 4k, and what naming one is worth; coverFiles = maxFiles
+  // names none), and windows in long bodies (windowLines 0: none).
+  const sweeps: Array<{ title: string; settings: Array<Partial<PackConfig>> }> = [
+    { title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20].flatMap((coverFiles) => [0.25, 0.5, 1, 2, 4].map((coverValue) => ({ coverFiles, coverValue })))] },
+    { title: "Windows in long bodies", settings: [{ windowLines: 0 }, ...[15, 25, 40].flatMap((windowLines) => [0.25, 0.5, 1].map((windowValue) => ({ windowLines, windowValue })))] },
+  ];
+  const exchange: string[] = [];
+  for (const { title, settings } of sweeps) {
+    exchange.push(`### ${title}`, "", `| setting | ${budgets.map((b) => `file@${b}`).join(" | ")} | ${budgets.map((b) => `lines@${b}`).join(" | ")} |`, `| --- | ${budgets.map(() => "---").join(" | ")} | ${budgets.map(() => "---").join(" | ")} |`);
+    for (const setting of settings) {
+      const s = await evaluate({ ...base.pack, ...setting });
+      exchange.push(`| ${Object.entries(setting).map(([k, v]) => `${k} ${v}`).join(", ")} | ${s.perMetric.map(fmt).join(" | ")} |`);
       process.stderr.write(`${exchange[exchange.length - 1]}\n`);
     }
+    exchange.push("");
   }
-  exchange.push("");
   if (opt("exchange-only")) {
     await counter.close();
     return ["## Packing, with the fusion above", "", `${packs.length} instances; macro means over repositories.`, "", ...exchange];
@@ -218,6 +225,8 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     wholeFileLines: [30, 60, 120],
     coverFiles: [5, 10, 15, 20],
     coverValue: [0.25, 0.5, 1, 2, 4],
+    windowLines: [0, 15, 25, 40],
+    windowValue: [0.25, 0.5, 1],
   };
   let best: PackConfig = { ...base.pack };
   let bestScore = await evaluate(best);

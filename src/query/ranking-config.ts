@@ -55,6 +55,13 @@ export interface PackConfig {
   readonly coverFiles: number;
   /** Value of such a file's named definitions relative to the file's weight (1 / rank^rankDecay). */
   readonly coverValue: number;
+  /**
+   * A body longer than twice this many lines also offers a window: its declaration line and the
+   * `windowLines` lines in it that match the task best. 0 turns windows off.
+   */
+  readonly windowLines: number;
+  /** A window's worth relative to its body's, scaled by the share of the body's match it holds. */
+  readonly windowValue: number;
 }
 
 /**
@@ -101,6 +108,8 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     wholeFileLines: 120,
     coverFiles: 15,
     coverValue: 1,
+    windowLines: 0,
+    windowValue: 0.5,
   }),
 });
 

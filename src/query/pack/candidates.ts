@@ -1,7 +1,7 @@
 import { tokenize } from "../../core/tokenize.js";
 import type { SymbolInfo } from "../../core/types.js";
 import type { PackConfig } from "../ranking-config.js";
-import { hasLineIn } from "./file-text.js";
+import { hasLineIn, type FileText } from "./file-text.js";
 import { renderLine } from "./render.js";
 import type { Candidate, PackFile } from "./types.js";
 
@@ -44,7 +44,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
 
   // Pieces of code: function and method bodies, classes without methods, and the runs of code
   // between them (module- and class-level statements: imports, constants, tables, attributes).
-  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number }> = [];
+  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number; declaration?: number }> = [];
   const covered = new Uint8Array(n + 2);
   const classes: Array<{ symbol: SymbolInfo; ranges: Array<[number, number]> }> = [];
   symbols.forEach((symbol, index) => {
@@ -59,7 +59,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
       // Terms in the declaration (name, parameters) count three times; the body's once.
       const declaration = declarationLine(symbol, file.lines);
       const score = rangeScore(symbol.startLine, end) + 2 * rangeScore(declaration, declaration);
-      pieces.push({ kind: "body", symbol: symbol.qualifiedName, start: symbol.startLine, end, score });
+      pieces.push({ kind: "body", symbol: symbol.qualifiedName, start: symbol.startLine, end, score, declaration });
       covered.fill(1, symbol.startLine, end + 1);
     }
   });
@@ -75,6 +75,18 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   const total = raw.reduce((a, b) => a + b, 0) || 1;
   const shares = raw.map((r) => r / total);
   pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.end]], weight * shares[i]!)));
+  // A long body also offers a window: its declaration and the lines in it that match the task
+  // best, worth the share of the body's match they hold. A body too long for what is left of the
+  // budget still shows where it matches.
+  if (config.windowLines > 0) {
+    pieces.forEach((p, i) => {
+      if (p.declaration === undefined || p.score <= 0 || p.end - p.start + 1 <= 2 * config.windowLines) return;
+      const window = bestWindow(p.declaration + 1, p.end, config.windowLines, rangeScore, file.tokenLines, terms);
+      if (!window || window.score <= 0) return;
+      const ranges = lineRanges([p.declaration, ...Array.from({ length: window.end - window.start + 1 }, (_, k) => window.start + k)]);
+      out.push(candidate("body", p.symbol, ranges, weight * shares[i]! * config.windowValue * Math.min(1, window.score / p.score)));
+    });
+  }
   // A class outline is worth the outline share of its class's code: the outlines of the classes
   // that hold the matching code first.
   for (const { symbol, ranges } of classes) {
@@ -82,6 +94,23 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     out.push(candidate("class-outline", symbol.qualifiedName, ranges, weight * config.outlineValue * share));
   }
   return out;
+}
+
+/**
+ * The run of `size` lines within [from, to] that scores best, tried at each line holding a task
+ * term (the window starting a third of its size above it); null when no line in range holds one.
+ */
+function bestWindow(from: number, to: number, size: number, score: (start: number, end: number) => number, tokenLines: FileText["tokenLines"], terms: TermWeights): { start: number; end: number; score: number } | null {
+  const hits = new Set<number>();
+  for (const term of terms.keys()) for (const line of tokenLines.get(term) ?? []) if (line >= from && line <= to) hits.add(line);
+  let best: { start: number; end: number; score: number } | null = null;
+  for (const hit of hits) {
+    const start = Math.max(from, Math.min(hit - Math.floor(size / 3), to - size + 1));
+    const end = Math.min(to, start + size - 1);
+    const s = score(start, end);
+    if (!best || s > best.score || (s === best.score && start < best.start)) best = { start, end, score: s };
+  }
+  return best;
 }
 
 /** Scores a range of a file's lines: the summed weights of the task's terms that occur on them. */

@@ -30,7 +30,7 @@ const source: PackSource = {
   symbols: (path) => byPath.get(path)?.symbols,
   focus: () => [],
 };
-const ranked: RankedFile[] = files.map((f, i) => ({ path: f.path, score: 1 / (i + 1), signals: { lexical: { rank: i + 1, score: 1 } } }));
+const ranked: RankedFile[] = files.map((f, i) => ({ path: f.path, score: 1 / (i + 1), signals: { lexical: { rank: i + 1, score: 1, evidence: "ledger" } } }));
 const counter = new TokenWorker("cl100k_base");
 afterAll(() => counter.close());
 
@@ -69,5 +69,33 @@ describe("file coverage: files below the packed ones are named by their best def
     const packed = await packRanking(ranked, 4000, counter, resolveRanking({ pack: { coverFiles: 5 } }), source);
     expect(packed.files.length).toBeLessThanOrEqual(5);
     expect(packed.tokens).toBeLessThanOrEqual(4000);
+  });
+});
+
+describe("windows inside long bodies", () => {
+  // One 200-line function; the line that matches the task is deep inside it.
+  const lines = ["def settle_accounts(books):", '    """Settles every account."""'];
+  for (let i = 0; i < 200; i++) lines.push(i === 150 ? "    total = refund_ledger(books)" : `    step_${i} = books.step(${i})`);
+  lines.push("    return books");
+  const long = fileText("pkg/books.py", "python", lines.join("\n"));
+  const symbols: SymbolInfo[] = [{ name: "settle_accounts", qualifiedName: "settle_accounts", kind: "function", signature: "def settle_accounts(books):", doc: "Settles every account.", startLine: 1, endLine: lines.length, parent: -1 }];
+  const one: PackSource = { ...source, text: (path) => (path === long.path ? long : null), symbols: (path) => (path === long.path ? symbols : undefined) };
+  const rankedOne: RankedFile[] = [{ path: long.path, score: 1, signals: { lexical: { rank: 1, score: 1, evidence: "ledger" } } }];
+  const matchLine = 153;
+
+  it("show the declaration and the matching lines of a body too long for the budget", async () => {
+    expect(long.lines[matchLine - 1]).toContain("refund_ledger");
+    const packed = await packRanking(rankedOne, 600, counter, resolveRanking({ pack: { windowLines: 20 } }), one);
+    expect(packed.tokens).toBeLessThanOrEqual(600);
+    const shown = packed.spans.filter((s) => s.kind === "body");
+    expect(shown.some((s) => s.start === 1)).toBe(true);
+    expect(shown.some((s) => s.start <= matchLine && matchLine <= s.end)).toBe(true);
+    // A window, not the body: well under the body's 203 lines.
+    expect(shown.reduce((n, s) => n + s.end - s.start + 1, 0)).toBeLessThanOrEqual(21);
+  });
+
+  it("are not offered with windowLines 0: the body does not fit, and the matching line is not shown", async () => {
+    const packed = await packRanking(rankedOne, 600, counter, resolveRanking({ pack: { windowLines: 0 } }), one);
+    expect(packed.spans.some((s) => s.start <= matchLine && matchLine <= s.end)).toBe(false);
   });
 });
