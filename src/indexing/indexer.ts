@@ -126,16 +126,18 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     }
 
     // Also repairs a snapshot that a killed run left behind its journal.
-    if (snapshotIsDue(store)) {
+    const snapshot = snapshotIsDue(store);
+    if (snapshot) {
       emit({ stage: "lexical", message: "writing the lexical index" });
       await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
     }
     // Before the graph stage: the builder's postings and FlexSearch document are the largest thing
-    // this thread holds, and resolution needs its own room.
+    // this thread holds, and resolution needs its own room. Let go now: V8 sized its heap limit for
+    // the builder, and resolution's garbage would otherwise pile up to it before a full
+    // collection. A run that built no snapshot (no change, a small edit) pays for none.
+    const built = builder !== null;
     builder = null;
-    // And let it go now: V8 sized its heap limit for the builder, and resolution's garbage would
-    // otherwise pile up to that limit before a full collection.
-    collectGarbage();
+    if (built || snapshot) collectGarbage();
     // Resolves calls and imports of what changed; also finishes what a killed run left: the graph journal, a PageRank due.
     let graphResolved = 0;
     if (store.graph.hasPending() || store.graph.ranksDue()) {

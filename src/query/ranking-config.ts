@@ -55,13 +55,6 @@ export interface PackConfig {
   readonly coverFiles: number;
   /** Value of such a file's named definitions relative to the file's weight (1 / rank^rankDecay). */
   readonly coverValue: number;
-  /**
-   * A body longer than twice this many lines also offers a window: its declaration line and the
-   * `windowLines` lines in it that match the task best. 0 turns windows off.
-   */
-  readonly windowLines: number;
-  /** A window's worth relative to its body's, scaled by the share of the body's match it holds. */
-  readonly windowValue: number;
 }
 
 /**
@@ -106,10 +99,10 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     outlineValue: 0.05,
     matchSharpness: 3,
     wholeFileLines: 120,
+    // From the tuner's coverage sweep (bench/results-tune/coverage.md): higher values trade lines
+    // for coverage (names taken before code), lower ones name fewer files.
     coverFiles: 15,
-    coverValue: 1,
-    windowLines: 0,
-    windowValue: 0.5,
+    coverValue: 0.1,
   }),
 });
 

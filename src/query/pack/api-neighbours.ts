@@ -40,10 +40,17 @@ export function withApiNeighbours(entries: readonly PackEntry[], map: ApiMap, so
     for (const side of sidesOf(map, repoOf(entry), entry.file.path).slice(0, SIDES_PER_FILE)) {
       const existing = out.findIndex((e) => key(repoOf(e), e.file.path) === key(side.repo, side.file));
       if (existing >= 0) {
-        // A side ranked among the files that are only named is packed as a file of its own.
         const original = out[existing]!;
-        const { coverOnly: _named, ...known } = original;
+        const { coverOnly: named, ...known } = original;
         const merged = { ...known, focus: [...(known.focus ?? []), side.line], note: known.note?.includes(side.note) ? known.note : [known.note, side.note].filter(Boolean).join("; ") };
+        if (named) {
+          // A side ranked among the files that are only named comes right after the file that
+          // links to it, as a side from outside the ranking does, packed as a file of its own.
+          out.splice(existing, 1);
+          out.splice(at++, 0, merged);
+          added.add(merged);
+          continue;
+        }
         out[existing] = merged;
         // A side added for an earlier file stays a side: it brings no sides of its own.
         if (added.has(original)) added.add(merged);

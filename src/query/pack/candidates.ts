@@ -1,7 +1,7 @@
 import { tokenize } from "../../core/tokenize.js";
 import type { SymbolInfo } from "../../core/types.js";
 import type { PackConfig } from "../ranking-config.js";
-import { hasLineIn, type FileText } from "./file-text.js";
+import { hasLineIn } from "./file-text.js";
 import { renderLine } from "./render.js";
 import type { Candidate, PackFile } from "./types.js";
 
@@ -44,7 +44,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
 
   // Pieces of code: function and method bodies, classes without methods, and the runs of code
   // between them (module- and class-level statements: imports, constants, tables, attributes).
-  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number; declaration?: number }> = [];
+  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number }> = [];
   const covered = new Uint8Array(n + 2);
   const classes: Array<{ symbol: SymbolInfo; ranges: Array<[number, number]> }> = [];
   symbols.forEach((symbol, index) => {
@@ -59,7 +59,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
       // Terms in the declaration (name, parameters) count three times; the body's once.
       const declaration = declarationLine(symbol, file.lines);
       const score = rangeScore(symbol.startLine, end) + 2 * rangeScore(declaration, declaration);
-      pieces.push({ kind: "body", symbol: symbol.qualifiedName, start: symbol.startLine, end, score, declaration });
+      pieces.push({ kind: "body", symbol: symbol.qualifiedName, start: symbol.startLine, end, score });
       covered.fill(1, symbol.startLine, end + 1);
     }
   });
@@ -75,18 +75,6 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   const total = raw.reduce((a, b) => a + b, 0) || 1;
   const shares = raw.map((r) => r / total);
   pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.end]], weight * shares[i]!)));
-  // A long body also offers a window: its declaration and the lines in it that match the task
-  // best, worth the share of the body's match they hold. A body too long for what is left of the
-  // budget still shows where it matches.
-  if (config.windowLines > 0) {
-    pieces.forEach((p, i) => {
-      if (p.declaration === undefined || p.score <= 0 || p.end - p.start + 1 <= 2 * config.windowLines) return;
-      const window = bestWindow(p.declaration + 1, p.end, config.windowLines, rangeScore, file.tokenLines, terms);
-      if (!window || window.score <= 0) return;
-      const ranges = lineRanges([p.declaration, ...Array.from({ length: window.end - window.start + 1 }, (_, k) => window.start + k)]);
-      out.push(candidate("body", p.symbol, ranges, weight * shares[i]! * config.windowValue * Math.min(1, window.score / p.score)));
-    });
-  }
   // A class outline is worth the outline share of its class's code: the outlines of the classes
   // that hold the matching code first.
   for (const { symbol, ranges } of classes) {
@@ -94,23 +82,6 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     out.push(candidate("class-outline", symbol.qualifiedName, ranges, weight * config.outlineValue * share));
   }
   return out;
-}
-
-/**
- * The run of `size` lines within [from, to] that scores best, tried at each line holding a task
- * term (the window starting a third of its size above it); null when no line in range holds one.
- */
-function bestWindow(from: number, to: number, size: number, score: (start: number, end: number) => number, tokenLines: FileText["tokenLines"], terms: TermWeights): { start: number; end: number; score: number } | null {
-  const hits = new Set<number>();
-  for (const term of terms.keys()) for (const line of tokenLines.get(term) ?? []) if (line >= from && line <= to) hits.add(line);
-  let best: { start: number; end: number; score: number } | null = null;
-  for (const hit of hits) {
-    const start = Math.max(from, Math.min(hit - Math.floor(size / 3), to - size + 1));
-    const end = Math.min(to, start + size - 1);
-    const s = score(start, end);
-    if (!best || s > best.score || (s === best.score && start < best.start)) best = { start, end, score: s };
-  }
-  return best;
 }
 
 /** Scores a range of a file's lines: the summed weights of the task's terms that occur on them. */
@@ -130,18 +101,21 @@ const COVER_SYMBOLS = 3;
 /**
  * The one candidate of a file ranked below those whose code is packed: the declaration lines of
  * up to three of its definitions that match the task best (by the task's terms on the declaration
- * line and in the body), in file order. It names the file and where to look in it for a few
+ * line and in the body; one holding a line the task names first), in file order. It names the file and where to look in it for a few
  * tokens. A file whose definitions match nothing shows its top-level declarations' first line;
  * one without definitions (text, an unparsed file), its first non-blank line.
  */
-export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig): Candidate | null {
+export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate | null {
   const n = file.lines.length;
   if (n === 0) return null;
   const score = rangeScorer(file, terms);
   const scored = (symbols ?? [])
     .map((symbol) => {
       const declaration = declarationLine(symbol, file.lines);
-      return { declaration, score: 2 * score(declaration, declaration) + score(symbol.startLine, Math.min(symbol.endLine, n)), top: symbol.parent === -1 };
+      const end = Math.min(symbol.endLine, n);
+      // A definition holding a line the task names (a traceback frame) is named first.
+      const named = focus.some((line) => symbol.startLine <= line && line <= end) ? 1e6 : 0;
+      return { declaration, score: named + 2 * score(declaration, declaration) + score(symbol.startLine, end), top: symbol.parent === -1 };
     })
     .filter((s) => s.declaration >= 1 && s.declaration <= n);
   let lines = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.declaration - b.declaration).slice(0, COVER_SYMBOLS).map((s) => s.declaration);

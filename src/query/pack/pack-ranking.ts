@@ -67,11 +67,12 @@ export async function packSources(entries: readonly PackEntry[], budget: number,
     if (!text) continue;
     const reasons = [why(entry), note].filter((r) => r !== undefined && r !== "").join("; ");
     const file = { ...text, rank, why: `#${rank} (${reasons})`, ...(repo === undefined ? {} : { repo }) };
+    const lines = [...source.focus(entry.path), ...(focus ?? [])];
     if (coverOnly) {
-      const cover = coverCandidate(file, source.symbols(entry.path), source.termWeights, config.pack);
+      const cover = coverCandidate(file, source.symbols(entry.path), source.termWeights, config.pack, lines);
       if (cover) candidates.push(cover);
     } else {
-      candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, [...source.focus(entry.path), ...(focus ?? [])]));
+      candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, lines));
     }
   }
   return { ...(await pack(candidates, budget, counter, config.pack)), budget };

@@ -66,13 +66,14 @@ describe("the other side of the API contract in a pack", () => {
     expect(out.map((e) => [e.repo, e.file.path, e.focus])).toEqual([[undefined, "client/users.ts", undefined], [undefined, "server/users.ts", [4]]]);
   });
 
-  it("a side among the files that are only named is packed whole, and a named file brings no sides", () => {
+  it("a side among the files that are only named comes right after the file linking to it, packed whole; a named file brings no sides", () => {
     const named = (e: PackEntry): PackEntry => ({ ...e, coverOnly: true });
-    const out = withApiNeighbours([entry("api", "src/auth.ts", api), named(entry("web", "src/login.ts", web))], map, () => web);
-    // Once packed, the request's file brings its own side back: the handler gains its focus, as when both are ranked.
+    const out = withApiNeighbours([entry("api", "src/auth.ts", api), entry("api", "src/x.ts", api), named(entry("api", "src/y.ts", api)), named(entry("web", "src/login.ts", web))], map, () => web);
     expect(out.map((e) => [e.file.path, e.coverOnly ?? false, e.focus ?? []])).toEqual([
-      ["src/auth.ts", false, [12]],
+      ["src/auth.ts", false, []],
       ["src/login.ts", false, [3]],
+      ["src/x.ts", false, []],
+      ["src/y.ts", true, []],
     ]);
     // The handler's file, only named, does not bring the request that reaches it.
     expect(withApiNeighbours([named(entry("api", "src/auth.ts", api))], map, () => web)).toHaveLength(1);

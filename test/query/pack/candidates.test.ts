@@ -45,6 +45,10 @@ describe("file coverage: files below the packed ones are named by their best def
     expect(cover.value).toBeCloseTo(config.coverValue / Math.pow(8, config.rankDecay), 9);
     // Nothing matches: the first top-level declaration; no definitions at all: the first non-blank line.
     expect(coverCandidate({ ...text, rank: 8, why: "#8" }, symbols, new Map([["absent", 1]]), config)!.ranges).toEqual([[symbols[0]!.startLine, symbols[0]!.startLine]]);
+    // A line the task names (a traceback frame) puts its definition first among the three.
+    const framed = symbols[4]!;
+    const withFrame = coverCandidate({ ...text, rank: 8, why: "#8" }, symbols, new Map([["absent", 1]]), config, [framed.startLine + 3])!;
+    expect(withFrame.ranges).toEqual([[framed.startLine, framed.startLine]]);
     const notes = fileText("NOTES.md", null, "\n\n# Notes\nledger things\n");
     expect(coverCandidate({ ...notes, rank: 9, why: "#9" }, undefined, source.termWeights, config)!.ranges).toEqual([[3, 3]]);
   });
@@ -72,30 +76,3 @@ describe("file coverage: files below the packed ones are named by their best def
   });
 });
 
-describe("windows inside long bodies", () => {
-  // One 200-line function; the line that matches the task is deep inside it.
-  const lines = ["def settle_accounts(books):", '    """Settles every account."""'];
-  for (let i = 0; i < 200; i++) lines.push(i === 150 ? "    total = refund_ledger(books)" : `    step_${i} = books.step(${i})`);
-  lines.push("    return books");
-  const long = fileText("pkg/books.py", "python", lines.join("\n"));
-  const symbols: SymbolInfo[] = [{ name: "settle_accounts", qualifiedName: "settle_accounts", kind: "function", signature: "def settle_accounts(books):", doc: "Settles every account.", startLine: 1, endLine: lines.length, parent: -1 }];
-  const one: PackSource = { ...source, text: (path) => (path === long.path ? long : null), symbols: (path) => (path === long.path ? symbols : undefined) };
-  const rankedOne: RankedFile[] = [{ path: long.path, score: 1, signals: { lexical: { rank: 1, score: 1, evidence: "ledger" } } }];
-  const matchLine = 153;
-
-  it("show the declaration and the matching lines of a body too long for the budget", async () => {
-    expect(long.lines[matchLine - 1]).toContain("refund_ledger");
-    const packed = await packRanking(rankedOne, 600, counter, resolveRanking({ pack: { windowLines: 20 } }), one);
-    expect(packed.tokens).toBeLessThanOrEqual(600);
-    const shown = packed.spans.filter((s) => s.kind === "body");
-    expect(shown.some((s) => s.start === 1)).toBe(true);
-    expect(shown.some((s) => s.start <= matchLine && matchLine <= s.end)).toBe(true);
-    // A window, not the body: well under the body's 203 lines.
-    expect(shown.reduce((n, s) => n + s.end - s.start + 1, 0)).toBeLessThanOrEqual(21);
-  });
-
-  it("are not offered with windowLines 0: the body does not fit, and the matching line is not shown", async () => {
-    const packed = await packRanking(rankedOne, 600, counter, resolveRanking({ pack: { windowLines: 0 } }), one);
-    expect(packed.spans.some((s) => s.start <= matchLine && matchLine <= s.end)).toBe(false);
-  });
-});
