@@ -101,9 +101,10 @@ const COVER_SYMBOLS = 3;
 /**
  * The one candidate of a file ranked below those whose code is packed: the declaration lines of
  * up to three of its definitions that match the task best (by the task's terms on the declaration
- * line and in the body; one holding a line the task names first), in file order. It names the file and where to look in it for a few
- * tokens. A file whose definitions match nothing shows its top-level declarations' first line;
- * one without definitions (text, an unparsed file), its first non-blank line.
+ * line and in the body; one holding a line the task names first), in file order. It names the
+ * file and where to look in it for a few tokens. A file whose definitions match nothing shows its
+ * first top-level declaration; one without definitions (text, an unparsed file), its first
+ * non-blank line.
  */
 export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate | null {
   const n = file.lines.length;
