@@ -23,9 +23,13 @@ export function packDepth(config: RankingConfig, budget: number): number {
   return Math.ceil(config.pack.maxFiles * Math.max(1, budget / 4000));
 }
 
+/** Files named beyond the packed ones, at most, whatever the budget: each is read and tokenized whole. */
+const MAX_NAMED = 60;
+
 /** How many of the ranked files a pack at `budget` names at least (see {@link PackConfig.coverFiles}). */
 export function coverDepth(config: RankingConfig, budget: number): number {
-  return Math.max(packDepth(config, budget), Math.ceil(config.pack.coverFiles * Math.max(1, budget / 4000)));
+  const depth = packDepth(config, budget);
+  return Math.max(depth, Math.min(depth + MAX_NAMED, Math.ceil(config.pack.coverFiles * Math.max(1, budget / 4000))));
 }
 
 /**

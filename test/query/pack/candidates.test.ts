@@ -57,6 +57,9 @@ describe("file coverage: files below the packed ones are named by their best def
     const config = resolveRanking({ pack: { coverFiles: 15 } });
     expect(packDepth(config, 4000)).toBe(5);
     expect(coverDepth(config, 4000)).toBe(15);
+    expect(coverDepth(config, 8000)).toBe(30);
+    // However large the budget, at most 60 files are named beyond the packed ones.
+    expect(coverDepth(config, 400_000) - packDepth(config, 400_000)).toBe(60);
     const packed = await packRanking(ranked, 4000, counter, config, source);
     expect(packed.tokens).toBeLessThanOrEqual(4000);
     expect(packed.files).toEqual(files.slice(0, 15).map((f) => f.path));
