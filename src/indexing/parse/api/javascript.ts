@@ -1,7 +1,7 @@
 import type { ApiFacts, ImportInfo, UrlPart } from "../../../core/types.js";
 import type { TSNode } from "../grammars.js";
-import { argsOf, cap, METHODS, type Matches } from "./tree.js";
-import { clipParts, isUrlText, templateParts } from "./urls.js";
+import { argsOf, cap, METHODS, plusParts, type Matches } from "./tree.js";
+import { isUrlText, templateParts } from "./urls.js";
 
 /**
  * JavaScript and TypeScript: Express, Koa-router, Hono and Fastify style `router.get(path, …)`,
@@ -237,11 +237,8 @@ function urlParts(node: TSNode): UrlPart[] {
       return [node.text.slice(1, -1)];
     case "template_string":
       return templateParts(node.text.slice(1, -1), /\$\{([^}]*)\}/);
-    case "binary_expression": {
-      const left = node.childForFieldName("left");
-      const right = node.childForFieldName("right");
-      return left && right && node.text.slice(left.endIndex - node.startIndex).trimStart().startsWith("+") ? clipParts([...urlParts(left), ...urlParts(right)]) : [{ dyn: true }];
-    }
+    case "binary_expression":
+      return plusParts(node, urlParts);
     case "identifier":
     case "member_expression":
       return [{ ref: node.text }];

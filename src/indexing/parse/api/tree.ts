@@ -1,5 +1,6 @@
 import type { ApiFacts, UrlPart } from "../../../core/types.js";
 import type { TSNode, TSQuery } from "../grammars.js";
+import { clipParts } from "./urls.js";
 
 export type Matches = ReturnType<TSQuery["matches"]>;
 export type Match = Matches[number];
@@ -35,5 +36,5 @@ export function isEmpty(facts: ApiFacts): boolean {
 export function plusParts(node: TSNode, partsOf: (n: TSNode) => UrlPart[]): UrlPart[] {
   const left = node.childForFieldName("left");
   const right = node.childForFieldName("right");
-  return left && right && node.childForFieldName("operator")?.text === "+" ? [...partsOf(left), ...partsOf(right)].slice(0, 32) : [{ dyn: true }];
+  return left && right && node.childForFieldName("operator")?.text === "+" ? clipParts([...partsOf(left), ...partsOf(right)]) : [{ dyn: true }];
 }
