@@ -56,6 +56,8 @@ const SIGNAL_GRID: Record<SignalName, number[]> = {
   cochange: [0, 0.1, 0.25, 0.5],
   callgraph: [0, 0.1, 0.25, 0.5],
   centrality: [0, 0.05, 0.1, 0.25, 0.5],
+  declarations: [0, 0.1, 0.25, 0.5, 1, 2],
+  changelog: [0, 0.1, 0.25, 0.5, 1, 2],
 };
 const K_GRID = [5, 10, 20, 40, 60, 100];
 const PENALTY_GRID = [0.2, 0.35, 0.5, 0.7, 1];

@@ -38,6 +38,18 @@ const TEXT_NAMES: ReadonlySet<string> = new Set([
   "README", "LICENSE", "CHANGELOG", "CHANGES", "AUTHORS", "CONTRIBUTING", "NOTICE",
 ]);
 
+/**
+ * Release notes, whatever their extension (`CHANGES.txt`, `NEWS`, `release-notes/VERSION-2.x`):
+ * a fix in many projects adds a line to them, so an agent must be able to find them.
+ */
+const RELEASE_NOTES_NAME = /^(?:change[-_]?log|changes|news|history|release[-_]?notes|releases|credits|contributors)(?:[-_.][\w.-]*)?$/i;
+const RELEASE_NOTES_FOLDER = /(?:^|\/)(?:release[-_]?notes|change[-_]?logs?(?:\.d)?|changes)\/[^/]+$/i;
+
+/** Whether a path holds release notes (a changelog, `NEWS`, `release-notes/…`). */
+export function isReleaseNotesPath(path: string): boolean {
+  return RELEASE_NOTES_NAME.test(path.slice(path.lastIndexOf("/") + 1)) || RELEASE_NOTES_FOLDER.test(path);
+}
+
 /** Lockfiles are machine-written and huge; they never help an agent. */
 const LOCKFILES: ReadonlySet<string> = new Set([
   "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
@@ -64,6 +76,7 @@ export function classifyPath(relPath: string): PathClass {
   const language = PARSED[ext];
   if (language) return { kind: "parsed", language };
   if (TEXT_EXTENSIONS.has(ext) || TEXT_NAMES.has(base)) return { kind: "text" };
+  if (isReleaseNotesPath(relPath)) return { kind: "text" };
   return { kind: "unsupported" };
 }
 

@@ -1,8 +1,10 @@
 import { fuse } from "./fusion.js";
 import { callgraphSignal } from "./signals/callgraph.js";
+import { changelogSignal } from "./signals/changelog.js";
 import { centralitySignal } from "./signals/centrality.js";
 import { cochangeSignal } from "./signals/cochange.js";
 import type { SignalContext } from "./signals/context.js";
+import { declarationsSignal } from "./signals/declarations.js";
 import { exactNameSignal } from "./signals/exact-name.js";
 import { historySignal } from "./signals/history.js";
 import { lexicalSignal } from "./signals/lexical.js";
@@ -27,6 +29,8 @@ const FIRST_PASS: ReadonlyArray<[SignalName, Signal]> = [
 const NEIGHBOURS: ReadonlyArray<[SignalName, Signal]> = [
   ["cochange", cochangeSignal],
   ["callgraph", callgraphSignal],
+  ["declarations", declarationsSignal],
+  ["changelog", changelogSignal],
 ];
 
 /** Every signal name, in the order `rank` reports them. */

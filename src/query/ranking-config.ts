@@ -84,6 +84,8 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     callgraph: 0,
     exactName: 0,
     centrality: 0,
+    declarations: 0,
+    changelog: 0,
   }),
   signalDepth: 200,
   testPenalty: 0.5,

@@ -1,4 +1,4 @@
-import { isTestPath } from "../core/languages.js";
+import { isReleaseNotesPath, isTestPath } from "../core/languages.js";
 import { tokenize } from "../core/tokenize.js";
 import type { FrameRef, TaskQuery } from "./types.js";
 
@@ -32,6 +32,8 @@ const PATH_RE = new RegExp(String.raw`(?<![\w.~@+-])(?:[A-Za-z]:)?[\w.~@+-]*(?:[
 const PY_FRAME_RE = /File "([^"\n]{1,500})", line (\d{1,9})(?:, in ([\w<>.$]{1,200}))?/g;
 const LINE_REF_RE = new RegExp(String.raw`(?<![\w.~@+-])((?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:${FILE_EXT})):(\d{1,9})(?::\d+)?`, "g");
 const JS_FRAME_RE = /at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+):(\d{1,9}):\d+\)?/g;
+/** A JVM frame: `at [module/]com.acme.Cart$Line.add(Cart.java:42)`; the package names the folders. */
+const JVM_FRAME_RE = /\bat\s+(?:[\w.$-]{1,200}\/)?((?:[\w$]{1,200}\.){1,40})([\w$<>]{1,200})\(([\w$]{1,200}\.(?:java|kt|scala|groovy)):(\d{1,9})\)/g;
 const DOTTED_RE = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b/g;
 /** Longer runs of non-space characters are data (base64, minified code, a pasted blob), never a reference to code. */
 const MAX_REF_CHARS = 512;
@@ -68,18 +70,19 @@ function withoutEnvironmentDumps(text: string): string {
 /**
  * Whether a path is documentation or configuration rather than code: doc folders, markdown,
  * reStructuredText, plain text, and config and data files (`setup.cfg`, `tox.ini`, YAML, JSON,
- * TOML). They match an issue's words (version lists, changelogs) without holding its fix.
+ * TOML), and release notes. They match an issue's words (version lists, changelogs) without holding its fix.
  */
 export function isDocPath(path: string): boolean {
   const lower = path.toLowerCase();
-  return /(?:^|\/)(?:docs?|documentation|examples?)\//.test(lower) || /\.(?:md|mdx|rst|txt|adoc|cfg|ini|toml|ya?ml|json)$/.test(lower);
+  return /(?:^|\/)(?:docs?|documentation|examples?)\//.test(lower) || /\.(?:md|mdx|rst|txt|adoc|cfg|ini|toml|ya?ml|json)$/.test(lower) || isReleaseNotesPath(path);
 }
 
 /** Parses a task text. */
 export function parseTask(text: string): TaskQuery {
   const scan = scannable(text);
   const frames = findFrames(scan);
-  const framePaths = new Set(frames.map((f) => f.path));
+  // A frame's file written again (a JVM frame's `(Cart.java:42)`) is that frame, not another path.
+  const framePaths = new Set(frames.flatMap((f) => [f.path, f.path.slice(f.path.lastIndexOf("/") + 1)]));
   const paths = unique([...scan.matchAll(PATH_RE)].map((m) => trimPath(m[0])).filter((p) => p.length > 0 && !framePaths.has(p)));
   const pathSet = new Set(paths);
 
@@ -138,12 +141,13 @@ function scannable(text: string): string {
 const FRAME_ECHO_CHARS = 300;
 
 function findFrames(text: string): FrameRef[] {
-  type Found = Omit<FrameRef, "order"> & { at: number };
+  type Found = Omit<FrameRef, "depth"> & { at: number };
   const frames: Found[] = [];
   for (const m of text.matchAll(PY_FRAME_RE)) frames.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index });
   for (const m of text.matchAll(JS_FRAME_RE)) {
     if (isFileName(m[2]!)) frames.push({ path: m[2]!, line: Number(m[3]), name: m[1] ?? "", at: m.index });
   }
+  for (const m of text.matchAll(JVM_FRAME_RE)) frames.push({ ...jvmFrame(m[1]!.slice(0, -1).split("."), m[2]!, m[3]!), line: Number(m[4]), at: m.index });
   frames.sort((a, b) => a.at - b.at);
   // The mentions come in text order: a window of what was found in the last FRAME_ECHO_CHARS
   // characters keeps this linear (checking every earlier frame was quadratic in long logs).
@@ -160,7 +164,31 @@ function findFrames(text: string): FrameRef[] {
     }
   }
   found.sort((a, b) => a.at - b.at);
-  return found.map(({ at: _at, ...f }, order) => ({ ...f, order }));
+  // Python (its tracebacks and pytest's) prints the innermost frame last; the JVM, JavaScript,
+  // Go, Rust backtraces, sanitizers and compilers print it (or the first error) first.
+  const python = found.filter((f) => PYTHON_FILE.test(f.path));
+  const other = found.filter((f) => !PYTHON_FILE.test(f.path));
+  const depth = new Map<Found, number>();
+  python.forEach((f, i) => depth.set(f, (i + 1) / python.length));
+  other.forEach((f, i) => depth.set(f, (other.length - i) / other.length));
+  return found.map((f) => ({ path: f.path, line: f.line, name: f.name, depth: depth.get(f)! }));
+}
+
+const PYTHON_FILE = /\.pyi?$/;
+
+/**
+ * A JVM frame's file as a repository path: the package's folders and the file name
+ * (`com.acme.Cart$Line.add` in `Cart.java` → `com/acme/Cart.java`), and its function as
+ * `Line.add`. The package ends before the part that names the file's class, or else (Kotlin's
+ * `CartKt`, a file named unlike its class) before the first capitalised part.
+ */
+function jvmFrame(qualified: string[], method: string, file: string): { path: string; name: string } {
+  const stem = file.slice(0, file.lastIndexOf("."));
+  let classAt = qualified.findIndex((part) => part.split("$")[0] === stem);
+  if (classAt < 0) classAt = qualified.findIndex((part) => /^[A-Z]/.test(part));
+  if (classAt < 0) classAt = qualified.length;
+  const owner = qualified[qualified.length - 1]?.split("$").pop();
+  return { path: [...qualified.slice(0, classAt), file].join("/"), name: owner && classAt < qualified.length ? `${owner}.${method}` : method };
 }
 
 /** `snake_case`, `camelCase`, `PascalCase` with an inner capital, `__dunder__`: written as code. */

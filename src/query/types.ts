@@ -10,8 +10,12 @@ export interface FrameRef {
   line: number;
   /** The function named by the frame, when the format has one. */
   name: string;
-  /** Position among the task's frames, 0 = first written (outermost in a Python traceback). */
-  order: number;
+  /**
+   * How deep the frame is among the task's frames of its kind, in (0, 1]: 1 is the innermost
+   * (the last written in a Python traceback, the first in a JVM, JavaScript, Go or Rust trace
+   * and the first error a compiler prints), where the fix most often goes.
+   */
+  depth: number;
 }
 
 /** What a task text asks for, as the signals see it. */
@@ -36,7 +40,7 @@ export interface TaskQuery {
 }
 
 /** The signals a ranking fuses. */
-export type SignalName = "lexical" | "symbols" | "references" | "history" | "semantic" | "cochange" | "callgraph" | "exactName" | "centrality";
+export type SignalName = "lexical" | "symbols" | "references" | "history" | "semantic" | "cochange" | "callgraph" | "exactName" | "centrality" | "declarations" | "changelog";
 
 /** One file found by a signal. */
 export interface SignalHit {

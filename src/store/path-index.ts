@@ -32,6 +32,11 @@ export class PathIndex {
     return this.#paths.has(path);
   }
 
+  /** The files with this base name (`zstd.h`), wherever they are. */
+  named(base: string): readonly string[] {
+    return this.#byBase.get(base) ?? [];
+  }
+
   /**
    * Files a written path may mean: the path itself; for an absolute path or one with a prefix
    * the repository does not have (`/home/me/proj/src/app.py`, `site-packages/pkg/x.py`), the

@@ -31,7 +31,7 @@ describe("parseTask", () => {
   it("reads a log of 20,000 distinct file:line mentions, each once, in order", () => {
     const task = parseTask(Array.from({ length: 20_000 }, (_, i) => `f${i}.py:${i + 1}`).join("\n"));
     expect(task.frames).toHaveLength(20_000);
-    expect(task.frames[19_999]).toMatchObject({ path: "f19999.py", line: 20_000, order: 19_999 });
+    expect(task.frames[19_999]).toMatchObject({ path: "f19999.py", line: 20_000, depth: 1 });
   });
 
   it("takes a path from a URL, and no drive letter from the middle of a word", () => {
@@ -40,12 +40,12 @@ describe("parseTask", () => {
     expect(task.frames.map((f) => f.path)).toEqual(["multipart.py"]);
   });
 
-  it("reads Python traceback frames in order, with line and function", () => {
+  it("reads Python traceback frames in order, with line and function, the last innermost", () => {
     const task = parseTask(
       'Traceback (most recent call last):\n  File "/home/me/proj/shop/cart.py", line 12, in add\n    total()\n  File "/usr/lib/python3/site-packages/shop/pricing.py", line 40, in total\nKeyError: 1',
     );
-    expect(task.frames.map((f) => [f.path, f.line, f.name, f.order])).toEqual([
-      ["/home/me/proj/shop/cart.py", 12, "add", 0],
+    expect(task.frames.map((f) => [f.path, f.line, f.name, f.depth])).toEqual([
+      ["/home/me/proj/shop/cart.py", 12, "add", 0.5],
       ["/usr/lib/python3/site-packages/shop/pricing.py", 40, "total", 1],
     ]);
   });
@@ -57,6 +57,43 @@ describe("parseTask", () => {
       ["lib/util.js", 9],
     ]);
     expect(task.frames[0]!.name).toBe("applyCoupon");
+    // JavaScript prints the innermost frame first.
+    expect(task.frames.map((f) => f.depth)).toEqual([1, 0.5]);
+  });
+
+  it("reads JVM stack frames as package paths, the first innermost, each file once", () => {
+    const task = parseTask(
+      [
+        "java.lang.NullPointerException: null",
+        "\tat org.apache.dubbo.registry.integration.RegistryProtocol$ExporterChangeableWrapper.unexport(RegistryProtocol.java:912)",
+        "\tat org.apache.dubbo.config.ServiceConfig.<init>(ServiceConfig.java:192) ~[dubbo-3.1.6.jar:3.1.6]",
+        "\tat java.base/java.lang.Thread.run(Thread.java:829)",
+        "\tat com.acme.cart.CartKt.total(Cart.kt:7)",
+      ].join("\n"),
+    );
+    expect(task.frames.map((f) => [f.path, f.line, f.name, f.depth])).toEqual([
+      ["org/apache/dubbo/registry/integration/RegistryProtocol.java", 912, "ExporterChangeableWrapper.unexport", 1],
+      ["org/apache/dubbo/config/ServiceConfig.java", 192, "ServiceConfig.<init>", 0.75],
+      ["java/lang/Thread.java", 829, "Thread.run", 0.5],
+      ["com/acme/cart/Cart.kt", 7, "CartKt.total", 0.25],
+    ]);
+    // `(RegistryProtocol.java:912)` is the frame again, not a path or a mention of its own.
+    expect(task.paths).toEqual([]);
+  });
+
+  it("reads Rust panics, Go panics and compiler errors as file:line mentions, the first innermost", () => {
+    const task = parseTask(
+      [
+        "thread 'main' panicked at src/bytes_mut.rs:1123:9:",
+        "goroutine 1 [running]:\nmain.run()\n\t/home/me/go/src/acme/cmd/run.go:42 +0x1d",
+        "include/fmt/core.h:1234:5: error: no matching function for call to 'format'",
+      ].join("\n"),
+    );
+    expect(task.frames.map((f) => [f.path, f.line, f.depth])).toEqual([
+      ["src/bytes_mut.rs", 1123, 1],
+      ["/home/me/go/src/acme/cmd/run.go", 42, 2 / 3],
+      ["include/fmt/core.h", 1234, 1 / 3],
+    ]);
   });
 
   it("finds file paths, dotted module paths and code identifiers", () => {

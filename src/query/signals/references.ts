@@ -20,12 +20,10 @@ export function referencesSignal(ctx: SignalContext): SignalResult {
   const { task, paths } = ctx;
   const hits = new HitCollector();
 
-  // Later frames are deeper (Python prints the innermost last); the deepest frame in the
-  // repository is most often where the fix goes.
-  const frames = task.frames.length;
+  // The deepest frame in the repository is most often where the fix goes.
   for (const frame of task.frames) {
     const files = paths.resolve(frame.path);
-    const depth = 0.5 + (0.5 * (frame.order + 1)) / frames;
+    const depth = 0.5 + 0.5 * frame.depth;
     for (const path of files) hits.add(path, (FRAME * depth) / files.length, `frame ${frame.path.split("/").pop()}:${frame.line}${frame.name ? ` in ${frame.name}` : ""}`);
   }
 

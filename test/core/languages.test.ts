@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { classifyPath, isTestPath } from "../../src/core/languages.js";
+
+describe("classifyPath", () => {
+  it("parses source files by extension and indexes text files lexically", () => {
+    expect(classifyPath("src/bytes_mut.rs")).toEqual({ kind: "parsed", language: "rust" });
+    expect(classifyPath("lib/zstd.h")).toEqual({ kind: "text" });
+    expect(classifyPath("Makefile")).toEqual({ kind: "text" });
+    expect(classifyPath("assets/logo.png")).toEqual({ kind: "unsupported" });
+  });
+
+  it("indexes release notes whatever their extension, and only those", () => {
+    for (const path of ["release-notes/VERSION-2.x", "release-notes/CREDITS-2.x", "NEWS", "CHANGES.x", "ChangeLog", "changelog.d/1234.bugfix", "HISTORY.old"]) {
+      expect(classifyPath(path), path).toEqual({ kind: "text" });
+    }
+    for (const path of ["release-notes/deep/blob.bin", "newsletter.x", "src/exchanges.x"]) {
+      expect(classifyPath(path), path).toEqual({ kind: "unsupported" });
+    }
+    expect(classifyPath("Cargo.lock")).toEqual({ kind: "lockfile" });
+  });
+});
+
+describe("isTestPath", () => {
+  it("knows the test layouts of Python, Java, Go, Rust and JavaScript", () => {
+    for (const path of ["tests/test_cart.py", "src/test/java/com/acme/CartTest.java", "cart_test.go", "tests/integration.rs", "src/cart.spec.ts"]) {
+      expect(isTestPath(path), path).toBe(true);
+    }
+    for (const path of ["src/main/java/com/acme/Cart.java", "src/cart.go", "src/lib.rs", "src/testing_utils_not.rs"]) {
+      expect(isTestPath(path), path).toBe(false);
+    }
+  });
+});
