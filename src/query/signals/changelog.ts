@@ -7,12 +7,12 @@ import { HitCollector } from "./result.js";
  * A changelog counts for a file when at least this share of the file's commits changed it too:
  * the project's habit of writing release notes with its fixes, not a one-off.
  */
-const MIN_SHARE = 0.2;
+const MIN_SHARE = 0.1;
 
 /**
  * Release-notes signal (a neighbour signal): the changelog, `NEWS` or `release-notes/` file that
  * the project updates with its changes, found from git history — the release notes that changed
- * in at least a fifth of the commits touching one of the first fusion's best files, weighted by
+ * in at least a tenth of the commits touching one of the first fusion's best files, weighted by
  * that share and the file's rank. A project that writes its notes at release time (or keeps
  * none) gets nothing.
  */

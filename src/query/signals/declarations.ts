@@ -12,18 +12,19 @@ const INLINE_SUFFIX = /(?:[-_]inl)$/;
 const NEAR_HOPS = 2;
 
 /**
- * Declarations-beside-sources signal (a neighbour signal): the files a fix to one of the first
- * fusion's best files usually changes with it, by the language's convention — a C/C++ source's
+ * Declarations-beside-sources signal (a neighbour signal): the files a fix to the first fusion's
+ * best file usually changes with it, by the language's convention — a C/C++ source's
  * header and a header's source, a header's inline definitions (`x-inl.h`, `inline/x.h`) and the
  * header they define, a JavaScript module's `.d.ts`, a Python module's `.pyi` stub. A
  * counterpart counts when it is within two folder hops of the file, or is the only file of its
- * name in the repository.
+ * name in the repository and in a folder of the same name (a parallel `include/` tree).
  */
 export function declarationsSignal(ctx: SignalContext): SignalResult {
   const hits = new HitCollector();
-  ctx.seeds.forEach((seed, rank) => {
-    for (const { path, hops } of counterparts(seed, ctx.paths)) hits.add(path, 1 / (rank + 1) / (1 + hops), `declared beside ${seed}`);
-  });
+  // The best file's alone: the counterparts of the files after it, measured, pushed files that
+  // the fix changes out of the top five more often than they brought one in.
+  const seed = ctx.seeds[0];
+  if (seed) for (const { path, hops } of counterparts(seed, ctx.paths)) hits.add(path, 1 / (1 + hops), `declared beside ${seed}`);
   return hits.result("declarations", ctx.config.signalDepth);
 }
 
@@ -42,9 +43,9 @@ export function counterparts(path: string, paths: PathIndex): Array<{ path: stri
     const same = paths.named(name).filter((p) => p !== path);
     const near = same.map((p) => ({ path: p, hops: folderHops(dir, p.slice(0, p.lastIndexOf("/") + 1)) })).filter((c) => c.hops <= NEAR_HOPS);
     if (near.length > 0) found.push(...near);
-    // The only file of its name, far away (`src/x.cpp` and `include/x.hpp`); never the same name
-    // again, which far away is another file's header.
-    else if (same.length === 1 && name !== base) found.push({ path: same[0]!, hops: NEAR_HOPS + 1 });
+    // The only file of its name in a parallel tree (`src/catch2/x.cpp`, `include/catch2/x.hpp`):
+    // its folder has the same name. Never the same file name again, which far away is another file.
+    else if (same.length === 1 && name !== base && folderName(same[0]!) === folderName(path)) found.push({ path: same[0]!, hops: NEAR_HOPS + 1 });
   }
   return found;
 }
@@ -62,6 +63,11 @@ function counterpartNames(base: string, stem: string, ext: string): string[] {
   if (ext === ".py") return [`${stem}.pyi`];
   if (ext === ".pyi") return [`${stem}.py`];
   return [];
+}
+
+function folderName(path: string): string {
+  const parts = path.split("/");
+  return parts.length > 1 ? parts[parts.length - 2]! : "";
 }
 
 /** Folder hops between two folders (`a/b/` to `a/c/` is 2: one up, one down). */

@@ -25,12 +25,12 @@ beforeAll(async () => {
     },
     { git: true },
   );
-  // compress.c changes with the changelog in all 3 of its commits; decode.c in 1 of its 6 (the first).
+  // compress.c changes with the changelog in all 3 of its commits; decode.c in 1 of its 11 (the first).
   repo.write({ "lib/compress.c": "int compress_frame(int level) { return level * 3; }\n", "CHANGELOG.md": "# Changelog\n\n- faster frames\n" });
   repo.commitAll("Compress frames faster");
   repo.write({ "lib/compress.c": "int compress_frame(int level) { return level * 4; }\n", "CHANGELOG.md": "# Changelog\n\n- faster frames\n- even faster\n" });
   repo.commitAll("Compress frames even faster");
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 10; i++) {
     repo.write({ "lib/decode.c": `int decode_block(int size) { return size + ${i}; }\n` });
     repo.commitAll(`Decode blocks, take ${i}`);
   }
