@@ -47,8 +47,15 @@ const RELEASE_NOTES_FOLDER = /(?:^|\/)(?:release[-_]?notes|change[-_]?logs?(?:\.
 
 /** Whether a path holds release notes (a changelog, `NEWS`, `release-notes/…`). */
 export function isReleaseNotesPath(path: string): boolean {
-  return RELEASE_NOTES_NAME.test(path.slice(path.lastIndexOf("/") + 1)) || RELEASE_NOTES_FOLDER.test(path);
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  // `history.py`, `changes/Foo.java`: code, whatever its name.
+  if (dot > 0 && (PARSED[base.slice(dot).toLowerCase()] || CODE_TEXT.test(base))) return false;
+  return RELEASE_NOTES_NAME.test(base) || RELEASE_NOTES_FOLDER.test(path);
 }
+
+/** Code without a grammar here, which a release-notes name must not capture either. */
+const CODE_TEXT = /\.(?:c|h|cc|cpp|cxx|hpp|hh|m|mm|cs|fs|rb|php|pl|pm|lua|r|jl|scala|kt|kts|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|sh|bash|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
 
 /** Lockfiles are machine-written and huge; they never help an agent. */
 const LOCKFILES: ReadonlySet<string> = new Set([

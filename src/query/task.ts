@@ -82,7 +82,7 @@ export function parseTask(text: string): TaskQuery {
   const scan = scannable(text);
   const frames = findFrames(scan);
   // A frame's file written again (a JVM frame's `(Cart.java:42)`) is that frame, not another path.
-  const framePaths = new Set(frames.flatMap((f) => [f.path, f.path.slice(f.path.lastIndexOf("/") + 1)]));
+  const framePaths = new Set(frames.flatMap((f) => (f.jvm ? [f.path, f.path.slice(f.path.lastIndexOf("/") + 1)] : [f.path])));
   const paths = unique([...scan.matchAll(PATH_RE)].map((m) => trimPath(m[0])).filter((p) => p.length > 0 && !framePaths.has(p)));
   const pathSet = new Set(paths);
 
@@ -141,13 +141,13 @@ function scannable(text: string): string {
 const FRAME_ECHO_CHARS = 300;
 
 function findFrames(text: string): FrameRef[] {
-  type Found = Omit<FrameRef, "depth"> & { at: number };
+  type Found = Omit<FrameRef, "depth"> & { at: number; python?: boolean };
   const frames: Found[] = [];
-  for (const m of text.matchAll(PY_FRAME_RE)) frames.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index });
+  for (const m of text.matchAll(PY_FRAME_RE)) frames.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index, python: true });
   for (const m of text.matchAll(JS_FRAME_RE)) {
     if (isFileName(m[2]!)) frames.push({ path: m[2]!, line: Number(m[3]), name: m[1] ?? "", at: m.index });
   }
-  for (const m of text.matchAll(JVM_FRAME_RE)) frames.push({ ...jvmFrame(m[1]!.slice(0, -1).split("."), m[2]!, m[3]!), line: Number(m[4]), at: m.index });
+  for (const m of text.matchAll(JVM_FRAME_RE)) frames.push({ ...jvmFrame(m[1]!.slice(0, -1).split("."), m[2]!, m[3]!), line: Number(m[4]), at: m.index, jvm: true });
   frames.sort((a, b) => a.at - b.at);
   // The mentions come in text order: a window of what was found in the last FRAME_ECHO_CHARS
   // characters keeps this linear (checking every earlier frame was quadratic in long logs).
@@ -166,12 +166,15 @@ function findFrames(text: string): FrameRef[] {
   found.sort((a, b) => a.at - b.at);
   // Python (its tracebacks and pytest's) prints the innermost frame last; the JVM, JavaScript,
   // Go, Rust backtraces, sanitizers and compilers print it (or the first error) first.
-  const python = found.filter((f) => PYTHON_FILE.test(f.path));
-  const other = found.filter((f) => !PYTHON_FILE.test(f.path));
+  // A Python traceback's frames (`.pyx`, templates and `<stdin>` included) and `.py` mentions
+  // (pytest's `x.py:12: in f`) go the Python way.
+  const isPython = (f: Found): boolean => f.python === true || PYTHON_FILE.test(f.path);
+  const python = found.filter(isPython);
+  const other = found.filter((f) => !isPython(f));
   const depth = new Map<Found, number>();
   python.forEach((f, i) => depth.set(f, (i + 1) / python.length));
   other.forEach((f, i) => depth.set(f, (other.length - i) / other.length));
-  return found.map((f) => ({ path: f.path, line: f.line, name: f.name, depth: depth.get(f)! }));
+  return found.map((f) => ({ path: f.path, line: f.line, name: f.name, depth: depth.get(f)!, ...(f.jvm ? { jvm: true } : {}) }));
 }
 
 const PYTHON_FILE = /\.pyi?$/;

@@ -16,6 +16,8 @@ export interface FrameRef {
    * and the first error a compiler prints), where the fix most often goes.
    */
   depth: number;
+  /** A JVM frame: `path` is the package's folders and the file, as the frame implies it. */
+  jvm?: boolean;
 }
 
 /** What a task text asks for, as the signals see it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyPath, isTestPath } from "../../src/core/languages.js";
+import { classifyPath, isReleaseNotesPath, isTestPath } from "../../src/core/languages.js";
 
 describe("classifyPath", () => {
   it("parses source files by extension and indexes text files lexically", () => {
@@ -17,6 +17,14 @@ describe("classifyPath", () => {
       expect(classifyPath(path), path).toEqual({ kind: "unsupported" });
     }
     expect(classifyPath("Cargo.lock")).toEqual({ kind: "lockfile" });
+  });
+
+  it("never takes code named like release notes for release notes", () => {
+    for (const path of ["IPython/core/history.py", "sphinx/builders/changes.py", "src/news_feed.ts", "com/acme/changes/Foo.java", "lib/history.c", "NEWS.png"]) {
+      expect(isReleaseNotesPath(path), path).toBe(false);
+    }
+    expect(isReleaseNotesPath("CHANGELOG.md")).toBe(true);
+    expect(isReleaseNotesPath("release-notes/VERSION-2.x")).toBe(true);
   });
 });
 

@@ -81,6 +81,19 @@ describe("parseTask", () => {
     expect(task.paths).toEqual([]);
   });
 
+  it("orders a Python traceback's frames and pytest's .py mentions the Python way, the rest the other way", () => {
+    const task = parseTask(
+      ['  File "pandas/_libs/lib.pyx", line 5, in f', '  File "pandas/core/frame.py", line 9, in g', "pandas/core/series.py:40: in h", "src/ext.c:3: error: boom", "src/ext.h:7: note: here"].join("\n"),
+    );
+    expect(task.frames.map((f) => [f.path, f.depth])).toEqual([
+      ["pandas/_libs/lib.pyx", 1 / 3],
+      ["pandas/core/frame.py", 2 / 3],
+      ["pandas/core/series.py", 1],
+      ["src/ext.c", 1],
+      ["src/ext.h", 0.5],
+    ]);
+  });
+
   it("reads Rust panics, Go panics and compiler errors as file:line mentions, the first innermost", () => {
     const task = parseTask(
       [

@@ -22,7 +22,10 @@ export function referencesSignal(ctx: SignalContext): SignalResult {
 
   // The deepest frame in the repository is most often where the fix goes.
   for (const frame of task.frames) {
-    const files = paths.resolve(frame.path);
+    let files = paths.resolve(frame.path);
+    // Kotlin leaves a common root package out of the folders: a shorter package tail, down to one folder.
+    const parts = frame.jvm ? frame.path.split("/") : [];
+    for (let i = 1; files.length === 0 && i < parts.length - 1; i++) files = paths.resolve(parts.slice(i).join("/"));
     const depth = 0.5 + 0.5 * frame.depth;
     for (const path of files) hits.add(path, (FRAME * depth) / files.length, `frame ${frame.path.split("/").pop()}:${frame.line}${frame.name ? ` in ${frame.name}` : ""}`);
   }
