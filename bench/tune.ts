@@ -9,7 +9,7 @@
  *   of those held-out scores estimates how well the tuned weights generalise;
  * - the weights to freeze are then tuned on all repositories.
  *
- * The neighbour signals (co-change, call graph) were computed from the default fusion's top
+ * The neighbour signals (co-change, call graph, declarations, changelog) were computed from the default fusion's top
  * files; re-fusing with other weights keeps those seeds (an approximation, stated in the output).
  *
  * With `--packs` (the benchmark's `packs/`: the packable files' texts and symbols), a second

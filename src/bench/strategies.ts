@@ -34,7 +34,7 @@ export const STRATEGIES: readonly Strategy[] = [
   { name: "plus-cochange", describe: "default plus co-change neighbours", config: withWeights({ cochange: 1 }) },
   { name: "plus-callgraph", describe: "default plus call-graph neighbours", config: withWeights({ callgraph: 1 }) },
   { name: "plus-centrality", describe: "default plus the PageRank prior", config: withWeights({ centrality: 0.5 }) },
-  { name: "plus-declarations", describe: "default plus the declarations beside the best files (header and source, .d.ts, .pyi)", config: withWeights({ declarations: 0.5 }) },
+  { name: "plus-declarations", describe: "default plus the declarations beside the best file (header and source, .d.ts, .pyi)", config: withWeights({ declarations: 0.5 }) },
   { name: "plus-changelog", describe: "default plus the release notes the project writes with its changes", config: withWeights({ changelog: 0.5 }) },
 ];
 
