@@ -54,7 +54,7 @@ export function isReleaseNotesPath(path: string): boolean {
   return RELEASE_NOTES_NAME.test(base) || RELEASE_NOTES_FOLDER.test(path);
 }
 
-/** Code without a grammar here, which a release-notes name must not capture either. */
+/** Code without a grammar here, and images and archives: a release-notes name captures neither. */
 const CODE_TEXT = /\.(?:c|h|cc|cpp|cxx|hpp|hh|m|mm|cs|fs|rb|php|pl|pm|lua|r|jl|scala|kt|kts|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|sh|bash|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
 
 /** Lockfiles are machine-written and huge; they never help an agent. */
