@@ -56,6 +56,7 @@ for (let run = 0; run < runs; run++) {
   const tally = new Map<Language, Tally>();
   for (const { language, text } of sources) {
     const grammar = grammars.get(language);
+    if (!grammar) throw new Error(grammars.failure(language));
     const t0 = performance.now();
     const parsed = extractFile(grammar, language, text);
     const t1 = performance.now();

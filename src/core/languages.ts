@@ -15,6 +15,20 @@ const PARSED: Readonly<Record<string, Language>> = {
   ".java": "java",
   ".go": "go",
   ".rs": "rust",
+  ".c": "c",
+  // A header is C until the walk finds the repository's sources are mostly C++ (see headerLanguage).
+  ".h": "c",
+  ".cc": "cpp",
+  ".cpp": "cpp",
+  ".cxx": "cpp",
+  ".c++": "cpp",
+  ".hpp": "cpp",
+  ".hh": "cpp",
+  ".hxx": "cpp",
+  ".h++": "cpp",
+  ".ipp": "cpp",
+  ".tpp": "cpp",
+  ".inl": "cpp",
 };
 
 /**
@@ -26,7 +40,7 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".xml", ".gradle",
   ".html", ".htm", ".css", ".scss", ".less", ".vue", ".svelte",
   ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat",
-  ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".fs",
+  ".m", ".mm", ".cs", ".fs",
   ".rb", ".php", ".pl", ".pm", ".lua", ".r", ".jl", ".scala", ".kt", ".kts", ".swift", ".dart",
   ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".clj", ".elm", ".zig", ".nim", ".sql", ".graphql",
   ".proto", ".thrift", ".tf", ".hcl", ".pyx", ".pxd", ".cmake", ".mk",
@@ -55,7 +69,7 @@ export function isReleaseNotesPath(path: string): boolean {
 }
 
 /** Code without a grammar here, and images and archives: a release-notes name captures neither. */
-const CODE_TEXT = /\.(?:c|h|cc|cpp|cxx|hpp|hh|m|mm|cs|fs|rb|php|pl|pm|lua|r|jl|scala|kt|kts|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|sh|bash|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
+const CODE_TEXT = /\.(?:m|mm|cs|fs|rb|php|pl|pm|lua|r|jl|scala|kt|kts|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|sh|bash|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
 
 /** Lockfiles are machine-written and huge; they never help an agent. */
 const LOCKFILES: ReadonlySet<string> = new Set([
@@ -87,7 +101,31 @@ export function classifyPath(relPath: string): PathClass {
   return { kind: "unsupported" };
 }
 
-/** The parsed language of a path by its extension, or null. */
+/** C++ sources, headers apart: what decides how a repository's `.h` files are parsed. */
+const CPP_SOURCE = /\.(?:cc|cpp|cxx|c\+\+)$/i;
+const C_SOURCE = /\.c$/i;
+
+/**
+ * The language of a repository's `.h` files: C++ where its C++ sources outnumber its C sources
+ * (a C++ header read as C loses its classes and namespaces; C read as C++ mostly parses, but not
+ * C that names a variable `new` or `class`).
+ */
+export function headerLanguage(paths: Iterable<string>): "c" | "cpp" {
+  let c = 0;
+  let cpp = 0;
+  for (const path of paths) {
+    if (CPP_SOURCE.test(path)) cpp++;
+    else if (C_SOURCE.test(path)) c++;
+  }
+  return cpp > c ? "cpp" : "c";
+}
+
+/** Whether a path is a `.h` header, whose language depends on the repository (see headerLanguage). */
+export function isAmbiguousHeader(path: string): boolean {
+  return /\.h$/i.test(path);
+}
+
+/** The parsed language of a path by its extension, or null (a `.h` header: "c", see headerLanguage). */
 export function languageOf(relPath: string): Language | null {
   const kind = classifyPath(relPath);
   return kind.kind === "parsed" ? kind.language : null;

@@ -5,7 +5,7 @@
  */
 
 /** Languages parsed with tree-sitter. */
-export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust";
+export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp";
 
 export type SymbolKind =
   | "function"
@@ -36,6 +36,8 @@ export interface SymbolInfo {
   parent: number;
   /** Base classes and implemented interfaces, bare names as written (`Base`, `Mixin`); classes and interfaces only, absent when none. */
   bases?: string[];
+  /** A declaration without a body (a C/C++ prototype, a method declared in its class); absent on definitions. */
+  decl?: true;
 }
 
 /** A call (or constructor use) inside a file. */
@@ -51,13 +53,17 @@ export interface CallSite {
 
 /** One import statement (or `require`, or re-export). */
 export interface ImportInfo {
-  /** Module path as written: `os.path`, `./util`, `github.com/x/y`, `crate::a::b`, `java.util`. */
+  /** Module path as written: `os.path`, `./util`, `github.com/x/y`, `crate::a::b`, `java.util`, `fmt/core.h`. */
   module: string;
   /** Imported names with their local alias; empty for `import x` (the module itself). */
   names: Array<{ name: string; alias: string }>;
   /** Local alias for the module itself (`import numpy as np`, `import * as fs`), or "". */
   alias: string;
-  kind: "import" | "require" | "reexport";
+  /**
+   * `include` is C/C++'s `#include "local.h"` and `system` its `#include <vector>`: both bring every
+   * name of the file (and of what it includes) into scope, so their `names` are `*`.
+   */
+  kind: "import" | "require" | "reexport" | "include" | "system";
   line: number;
 }
 

@@ -11,9 +11,11 @@ function where(s: SymbolLocation): string {
 }
 
 export function formatLookup(result: SymbolLookup): string {
-  const head = result.matches.length > 1 ? `${result.query} is ambiguous: ${result.matches.length} definitions\n\n` : "";
+  // A C/C++ prototype and its definition are one function, not two meanings of a name.
+  const definitions = result.matches.filter((s) => !s.decl).length;
+  const head = definitions > 1 ? `${result.query} is ambiguous: ${definitions} definitions\n\n` : "";
   return head + result.matches
-    .map((s) => `${where(s)}-${s.endLine}  ${s.kind} ${s.qualifiedName}\n    ${s.signature}${s.doc ? `\n    ${s.doc}` : ""}\n`)
+    .map((s) => `${where(s)}-${s.endLine}  ${s.kind} ${s.qualifiedName}${s.decl ? " (declaration)" : ""}\n    ${s.signature}${s.doc ? `\n    ${s.doc}` : ""}\n`)
     .join("");
 }
 

@@ -142,6 +142,7 @@ export class SymbolFinder {
         startLine: s.startLine,
         endLine: s.endLine,
         language,
+        ...(s.decl ? { decl: true as const } : {}),
       },
     };
   }

@@ -14,7 +14,10 @@ const FOLDER_FILES = /^(?:__init__|index|mod|lib|main)$/;
 
 /** The family whose files can import each other (JavaScript and TypeScript mix freely). */
 export function languageFamily(language: Language | null): string {
-  return language === "typescript" || language === "tsx" || language === "javascript" ? "js" : language ?? "";
+  if (language === "typescript" || language === "tsx" || language === "javascript") return "js";
+  // C++ includes C headers and calls C functions; a `.h` file is either.
+  if (language === "cpp") return "c";
+  return language ?? "";
 }
 
 /** The folder of a path ("" at the root). */
@@ -50,6 +53,13 @@ export function packageName(specifier: string): string | null {
 
 /** The key under which a resolution records that it looked for workspace packages (see graph-stage). */
 export const PACKAGE_KEY = "pkg:";
+/** The key under which a resolution records that it read the include folders of build files (see graph-stage). */
+export const INCLUDE_KEY = "inc:";
+
+/** Whether an import is a C/C++ `#include`. */
+export function isInclude(imp: ImportInfo): boolean {
+  return imp.kind === "include" || imp.kind === "system";
+}
 
 /**
  * The module names an import statement looks for (last segment of the module and the imported
@@ -58,10 +68,25 @@ export const PACKAGE_KEY = "pkg:";
 export function moduleKeys(imp: ImportInfo, language: Language): string[] {
   const keys = new Set<string>();
   if (languageFamily(language) === "js" && packageName(imp.module) !== null) keys.add(PACKAGE_KEY);
+  if (isInclude(imp)) {
+    // `fmt/core.h` is looked for by its file name (see fileModuleKeys), in include folders too.
+    keys.add(INCLUDE_KEY);
+    const stem = stemOf(imp.module);
+    if (stem) keys.add(`mod:${stem}`);
+    return [...keys];
+  }
   const last = imp.module.split(/::|[./]/).filter((s) => s !== "").pop();
   if (last) keys.add(`mod:${last.replace(/\.\w+$/, "")}`);
   for (const { name } of imp.names) if (name !== "*" && name !== "default") keys.add(`mod:${name}`);
   return [...keys];
+}
+
+/** What a repository's own files say about where its modules are. */
+export interface RepoLayout {
+  /** Workspace package name -> its folder ("" for the root), from the repository's package.json files. */
+  packages?: ReadonlyMap<string, string>;
+  /** C/C++ include folders (repository-relative) that its build files name, in search order. */
+  includeDirs?: readonly string[];
 }
 
 /**
@@ -80,10 +105,13 @@ export class ModuleResolver {
 
   /** Workspace package name -> its folder ("" for the root), from the repository's package.json files. */
   readonly #packages: ReadonlyMap<string, string>;
+  /** C/C++ include folders the build files name, in the order they are searched. */
+  readonly #includeDirs: readonly string[];
 
-  constructor(paths: Iterable<string>, packages: ReadonlyMap<string, string> = new Map()) {
+  constructor(paths: Iterable<string>, layout: RepoLayout = {}) {
     this.#paths = new Set(paths);
-    this.#packages = packages;
+    this.#packages = layout.packages ?? new Map();
+    this.#includeDirs = layout.includeDirs ?? [];
     for (const path of this.#paths) {
       const language = languageOf(path);
       if (!language) continue;
@@ -91,8 +119,9 @@ export class ModuleResolver {
       const inDir = this.#byDir.get(dir);
       if (inDir) inDir.push(path);
       else this.#byDir.set(dir, [path]);
-      const bare = path.replace(/(\.d)?\.\w+$/, "");
-      const module = FOLDER_FILES.test(stemOf(path)) && language !== "java" && language !== "go" ? dirOf(bare) : bare;
+      const bare = path.replace(/(\.d)?\.[\w+]+$/, "");
+      const folderFile = FOLDER_FILES.test(stemOf(path)) && language !== "java" && language !== "go" && languageFamily(language) !== "c";
+      const module = folderFile ? dirOf(bare) : bare;
       const key = `${languageFamily(language)}:${module.slice(module.lastIndexOf("/") + 1)}`;
       const list = this.#byStem.get(key);
       if (list) list.push({ path, module });
@@ -115,7 +144,7 @@ export class ModuleResolver {
   resolve(from: string, language: Language, imp: ImportInfo): string[] {
     // Only relative specifiers depend on the importing folder; Rust's also on its module file.
     const where = language === "rust" ? from : dirOf(from);
-    const key = `${language}\u0000${where}\u0000${imp.module}\u0000${imp.names.map((n) => n.name).join(",")}`;
+    const key = `${language}\u0000${where}\u0000${imp.kind}\u0000${imp.module}\u0000${imp.names.map((n) => n.name).join(",")}`;
     let files = this.#memo.get(key);
     if (!files) this.#memo.set(key, (files = this.#resolve(from, language, imp)));
     return files;
@@ -135,6 +164,9 @@ export class ModuleResolver {
         return this.#go(imp.module);
       case "rust":
         return this.#rust(from, imp.module);
+      case "c":
+      case "cpp":
+        return this.#include(from, imp);
     }
   }
 
@@ -266,6 +298,26 @@ export class ModuleResolver {
       if (files.length > 0) return files;
     }
     return [];
+  }
+
+  /**
+   * An `#include`: `"x.h"` beside the including file first, then (and for `<x.h>` only) in the
+   * include folders the build files name, then any file of the repository whose path ends with
+   * it, the closest to the including file when several do (a repository need not say its folders).
+   */
+  #include(from: string, imp: ImportInfo): string[] {
+    const spec = imp.module.replace(/^\.\//, "");
+    const candidates = imp.kind === "include" ? [normalize(`${dirOf(from)}/${spec}`)] : [];
+    for (const dir of this.#includeDirs) candidates.push(normalize(dir === "" ? spec : `${dir}/${spec}`));
+    const found = this.#firstExisting(candidates.filter((c) => c !== ".." && !c.startsWith("../")));
+    if (found.length > 0 || spec.startsWith("../")) return found;
+    const tail: string[] = [];
+    const key = `c:${spec.slice(spec.lastIndexOf("/") + 1).replace(/\.[\w+]+$/, "")}`;
+    for (const { path } of this.#byStem.get(key) ?? []) if (path === spec || path.endsWith(`/${spec}`)) tail.push(path);
+    if (tail.length <= 1) return tail;
+    const score = (p: string): number => commonPrefixDirs(p, from) * 1000 - p.length;
+    const best = Math.max(...tail.map(score));
+    return tail.filter((p) => score(p) === best).sort().slice(0, 1);
   }
 
   /** Files whose module path equals `tail` after some folder prefix, the closest to `from` when several. */

@@ -1,5 +1,5 @@
 import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
-import { languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
+import { isInclude, languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
 import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "../store/types.js";
 
 /** What resolution reads of the rest of the index. */
@@ -17,6 +17,9 @@ export interface ResolveSource {
 const MAX_CANDIDATES = 8;
 /** How many re-export hops and base classes are followed. */
 const MAX_DEPTH = 4;
+/** How deep, and how far, a C/C++ file's includes are followed for the names they bring. */
+const MAX_INCLUDE_DEPTH = 8;
+const MAX_INCLUDED_FILES = 512;
 const CLASS_LIKE: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "enum", "impl", "type"]);
 const SELF: Readonly<Record<string, ReadonlySet<string>>> = {
   python: new Set(["self", "cls"]),
@@ -24,7 +27,10 @@ const SELF: Readonly<Record<string, ReadonlySet<string>>> = {
   java: new Set(["this"]),
   rust: new Set(["self", "Self"]),
   go: new Set(),
+  c: new Set(["this"]),
 };
+/** Families where a method calls its class's other methods without `this`. */
+const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c"]);
 /**
  * Method names that every standard library defines on its own types: a member call with an unknown
  * receiver and one of these names is far more likely a list's, a map's or a promise's method than
@@ -83,6 +89,8 @@ export class Resolver {
   #nesting = 0;
   /** Fallback lookups by kind, family and name: the same names are called from many files. */
   readonly #fallbacks = new Map<string, Found | null>();
+  /** The files a C/C++ file includes, transitively. */
+  readonly #included = new Map<string, ReadonlySet<string>>();
 
   constructor(source: ResolveSource) {
     this.#src = source;
@@ -119,8 +127,15 @@ export class Resolver {
   }
 
   #resolveCall(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, receiver: string, callee: string): Found | null {
+    const found = this.#resolveCallIn(path, language, symbols, caller, receiver, callee);
+    // A C/C++ call found a prototype or an in-class declaration: the definition is what it runs.
+    return found && languageFamily(language) === "c" ? this.#definitionsOf(found) : found;
+  }
+
+  #resolveCallIn(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, receiver: string, callee: string): Found | null {
     const family = languageFamily(language);
     if (callee.endsWith("!")) return this.#byName(path, callee.slice(0, -1), "macro", family);
+    if (family === "c" && receiver.endsWith("::")) return this.#scoped(path, language, symbols, caller, receiver.slice(0, -2), callee);
     if (receiver === "") {
       return this.#plain(path, language, symbols, caller, callee) ?? this.#byName(path, callee, "top", family);
     }
@@ -159,20 +174,31 @@ export class Resolver {
 
   /** A plain call: the caller's scopes, the file, its package, its imports. */
   #plain(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, name: string): Found | null {
+    const family = languageFamily(language);
     // Lexical scopes from the inside out. Class bodies are not scopes for the code in their
-    // methods, except in Java (a method calls its siblings without `this`).
+    // methods, except in Java and C++ (a method calls its siblings without `this`).
+    const classScoped = CLASS_SCOPES.has(family);
+    // `void Foo::run() { helper(); }`: the class of a method defined outside it comes before its namespace.
+    if (family === "c" && caller >= 0 && symbols[caller]!.kind === "method" && !CLASS_LIKE.has(symbols[symbols[caller]!.parent]?.kind ?? "module")) {
+      const cls = this.#enclosingClass(path, language, symbols, caller);
+      const found = cls ? this.#method(cls, name, 0, new Set()) : null;
+      if (found) return found;
+    }
     for (let s = caller; s >= 0; s = symbols[s]!.parent) {
       const sym = symbols[s]!;
-      if (CLASS_LIKE.has(sym.kind) && language !== "java") continue;
-      const local = childrenNamed(symbols, s, name);
+      if (CLASS_LIKE.has(sym.kind) && !classScoped) continue;
+      let local = childrenNamed(symbols, s, name);
+      // A method defined in a namespace block (`int Foo::get() {…}`) is no name of that namespace.
+      if (family === "c" && !CLASS_LIKE.has(sym.kind)) local = local.filter((i) => symbols[i]!.kind !== "method");
       if (local.length > 0) return { refs: local.map((i) => [path, i] as const), how: "local" };
-      if (language === "java" && CLASS_LIKE.has(sym.kind)) {
+      if (classScoped && CLASS_LIKE.has(sym.kind)) {
         const inherited = this.#inBases([path, s], name, 0, new Set());
         if (inherited) return inherited;
       }
     }
-    const top = topLevelNamed(symbols, name);
+    const top = topLevelNamed(symbols, name, family);
     if (top.length > 0) return { refs: top.map((i) => [path, i] as const), how: "local" };
+    if (family === "c") return this.#fromIncludes(path, name);
     if (language === "go" || language === "java") {
       this.#refs.add(name);
       const refs: SymbolRef[] = [];
@@ -216,6 +242,11 @@ export class Resolver {
       if (dot < 0) return null;
       return this.#type(path, language, symbols, -1, qualified.slice(0, dot));
     }
+    if (languageFamily(language) === "c" && caller >= 0 && symbols[caller]!.kind === "method") {
+      // `int fmt::Foo::get() {…}`: the class is the last part of its qualifier, declared in a header.
+      const parts = symbols[caller]!.qualifiedName.split(".");
+      return parts.length < 2 ? null : this.#type(path, language, symbols, -1, parts[parts.length - 2]!);
+    }
     return null;
   }
 
@@ -229,6 +260,11 @@ export class Resolver {
     const direct = childrenNamed(symbols, index, name);
     if (direct.length > 0) return { refs: direct.map((i) => [path, i] as const), how: "receiver" };
     const language = this.#src.language(path);
+    if (languageFamily(language) === "c") {
+      // Declared in no class body the index holds, defined outside one (`void Foo::run() {…}`).
+      const outside = this.#qualifiedAs(`${cls.name}.${name}`, name, (s) => s.kind === "method");
+      if (outside.length > 0) return { refs: outside, how: "receiver" };
+    }
     if (language === "go" || language === "rust") {
       // Methods live outside the type: in impl blocks (Rust), beside it in the package (Go).
       const qualified = `${cls.name}.${name}`;
@@ -297,7 +333,7 @@ export class Resolver {
     for (const file of files) {
       this.#deps.add(file);
       const symbols = this.#src.symbols(file);
-      let found = topLevelNamed(symbols, name === "default" ? alias : name);
+      let found = topLevelNamed(symbols, name === "default" ? alias : name, languageFamily(this.#src.language(file)));
       if (found.length === 0 && name === "default") {
         const top = symbols.flatMap((s, i) => (s.parent === -1 && s.kind !== "type" && s.kind !== "interface" ? [i] : []));
         if (top.length === 1) found = top;
@@ -331,7 +367,9 @@ export class Resolver {
     this.#refs.add(name);
     const key = `${kind}\u0000${family}\u0000${name}`;
     let found = this.#fallbacks.get(key);
-    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, FALLBACKS[kind], family)));
+    // C++ namespaces do not make a function less top-level (`fmt::format` is qualified `fmt.format`).
+    const accept = family === "c" && kind === "top" ? C_TOP : FALLBACKS[kind];
+    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, accept, family)));
     if (found) for (const [file] of found.refs) if (file !== path) this.#deps.add(file);
     return found;
   }
@@ -347,6 +385,115 @@ export class Resolver {
     }
     if (refs.length === 0) return null;
     return { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
+  }
+
+  /**
+   * A C/C++ name from the file's includes, followed transitively: every file they bring defines
+   * names for it. The files read on the way are dependencies (one may come to include another).
+   */
+  #fromIncludes(path: string, name: string): Found | null {
+    this.#refs.add(name);
+    const included = this.#includedBy(path);
+    const refs: SymbolRef[] = [];
+    for (const file of this.#src.definers(name)) {
+      if (file === path || !included.has(file)) continue;
+      for (const i of topLevelNamed(this.#src.symbols(file), name, "c")) refs.push([file, i]);
+    }
+    if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
+    for (const file of included) this.#deps.add(file);
+    return { refs, how: "import" };
+  }
+
+  /** The repository files `path` includes, directly or through other includes (bounded). */
+  #includedBy(path: string): ReadonlySet<string> {
+    let included = this.#included.get(path);
+    if (included) return included;
+    const seen = new Set<string>();
+    let frontier = [path];
+    for (let depth = 0; depth < MAX_INCLUDE_DEPTH && frontier.length > 0 && seen.size < MAX_INCLUDED_FILES; depth++) {
+      const next: string[] = [];
+      for (const file of frontier) {
+        const language = this.#src.language(file);
+        if (!language) continue;
+        for (const imp of this.#src.imports(file)) {
+          if (!isInclude(imp)) continue;
+          for (const target of this.#src.modules.resolve(file, language, imp)) {
+            if (target === path || seen.has(target) || seen.size >= MAX_INCLUDED_FILES) continue;
+            seen.add(target);
+            next.push(target);
+          }
+        }
+      }
+      frontier = next;
+    }
+    this.#included.set(path, (included = seen));
+    return included;
+  }
+
+  /**
+   * A C++ qualified call, `scope::callee()`: a static method when the scope is a class
+   * (`Foo::make()`), otherwise a function of that namespace (`detail::parse()`). The standard
+   * library's (`std::move`) are never the repository's.
+   */
+  #scoped(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, scope: string, callee: string): Found | null {
+    if (scope === "std" || scope.startsWith("std::") || scope === "") return null;
+    const last = bareTypeName(scope);
+    const type = this.#type(path, language, symbols, caller, last);
+    if (type) {
+      const found = this.#method(type, callee, 0, new Set());
+      if (found) return { refs: found.refs, how: found.how === "hierarchy" ? "hierarchy" : "receiver" };
+    }
+    const refs = this.#qualifiedAs(`${last}.${callee}`, callee, () => true);
+    if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
+    return { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
+  }
+
+  /**
+   * C/C++ symbols named `name` whose qualified name ends with `qualified` (`Foo.get` finds
+   * `fmt.Foo.get` too), that `accept` takes; definitions rather than declarations when both exist.
+   */
+  #qualifiedAs(qualified: string, name: string, accept: (s: SymbolInfo) => boolean): SymbolRef[] {
+    this.#refs.add(name);
+    const defs: SymbolRef[] = [];
+    const decls: SymbolRef[] = [];
+    for (const file of this.#src.definers(name)) {
+      if (languageFamily(this.#src.language(file)) !== "c") continue;
+      this.#src.symbols(file).forEach((s, i) => {
+        if (s.name === name && accept(s) && sameQualified(s.qualifiedName, qualified)) (s.decl ? decls : defs).push([file, i]);
+      });
+    }
+    const refs = defs.length > 0 ? defs : decls;
+    for (const [file] of refs) this.#deps.add(file);
+    return refs;
+  }
+
+  /**
+   * A C/C++ answer with declarations in it (a prototype, an in-class declaration): the definitions
+   * they declare instead, where the index has them. A declaration beside its own definition is one
+   * candidate, not two.
+   */
+  #definitionsOf(found: Found): Found {
+    const symbolOf = ([file, i]: SymbolRef): SymbolInfo | undefined => this.#src.symbols(file)[i];
+    const decls = found.refs.filter((ref) => symbolOf(ref)?.decl);
+    if (decls.length === 0) return found;
+    const defs = found.refs.filter((ref) => !symbolOf(ref)?.decl);
+    const seen = new Set(defs.map(([file, i]) => `${file}#${i}`));
+    const kept: SymbolRef[] = [];
+    for (const ref of decls) {
+      const s = symbolOf(ref)!;
+      const own = defs.some((d) => sameQualified(symbolOf(d)!.qualifiedName, s.qualifiedName));
+      const elsewhere = own ? [] : this.#qualifiedAs(s.qualifiedName, s.name, (d) => !d.decl);
+      if (own) continue;
+      if (elsewhere.length === 0 || elsewhere.length > MAX_CANDIDATES) kept.push(ref);
+      for (const d of elsewhere) if (!seen.has(`${d[0]}#${d[1]}`)) {
+        seen.add(`${d[0]}#${d[1]}`);
+        defs.push(d);
+      }
+    }
+    const refs = [...defs, ...kept];
+    if (refs.length === found.refs.length && kept.length === decls.length) return found;
+    const how = found.how === "ambiguous" && refs.length === 1 ? "unique" : found.how;
+    return { refs, how };
   }
 
   /** The names a file's imports bind, memoised per file. */
@@ -368,6 +515,8 @@ export class Resolver {
 }
 
 function bind(scope: Scope, language: Language, imp: ImportInfo, files: string[], modules: ModuleResolver, from: string): void {
+  // An include binds no name of its own: its names are looked up through the files it brings.
+  if (isInclude(imp)) return;
   const moduleFiles = (module: string): string[] => modules.resolve(from, language, { ...imp, module, names: [] });
   if (imp.alias) scope.bindings.set(imp.alias, { kind: "module", files: imp.names.length === 0 ? files : moduleFiles(imp.module) });
   if (imp.names.length === 0 && !imp.alias) {
@@ -402,13 +551,37 @@ function childrenNamed(symbols: readonly SymbolInfo[], parent: number, name: str
   return out;
 }
 
-/** Top-level definitions named `name` (Go and Rust methods are top-level but qualified: they are left out). */
-function topLevelNamed(symbols: readonly SymbolInfo[], name: string): number[] {
+/**
+ * Top-level definitions named `name` (Go and Rust methods are top-level but qualified: they are
+ * left out). In C and C++ a namespace does not hide a name from the files that include it.
+ */
+function topLevelNamed(symbols: readonly SymbolInfo[], name: string, family = ""): number[] {
   const out: number[] = [];
   symbols.forEach((s, i) => {
-    if (s.parent === -1 && s.name === name && s.qualifiedName === name && s.kind !== "impl") out.push(i);
+    if (s.name !== name || s.kind === "impl") return;
+    if (family === "c" ? C_TOP(s) && inNamespacesOnly(symbols, s) : s.parent === -1 && s.qualifiedName === name) out.push(i);
   });
   return out;
+}
+
+/** What a C/C++ name can stand for at file level: anything but a method or a namespace. */
+const C_TOP = (s: SymbolInfo): boolean => s.kind !== "method" && s.kind !== "module" && s.kind !== "impl";
+
+function inNamespacesOnly(symbols: readonly SymbolInfo[], s: SymbolInfo): boolean {
+  for (let p = s.parent, n = 0; p >= 0 && n < 64; p = symbols[p]!.parent, n++) if (symbols[p]!.kind !== "module") return false;
+  return true;
+}
+
+/** Whether two C/C++ qualified names can be the same entity, one written with more of its namespaces. */
+function sameQualified(a: string, b: string): boolean {
+  return a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+}
+
+/** `a::b::Foo<T>` -> `Foo`. */
+function bareTypeName(scope: string): string {
+  const bare = scope.replace(/<[\s\S]*$/, "");
+  const at = bare.lastIndexOf("::");
+  return at < 0 ? bare : bare.slice(at + 2);
 }
 
 function dedupe(refs: SymbolRef[]): SymbolRef[] {

@@ -8,7 +8,7 @@ import type { Language, SymbolInfo } from "../core/types.js";
 import type { Resolution } from "../store/types.js";
 
 /** One definition, as the graph queries report it: the symbol, its file and language. */
-export interface SymbolLocation extends Pick<SymbolInfo, "name" | "qualifiedName" | "kind" | "signature" | "doc" | "startLine" | "endLine"> {
+export interface SymbolLocation extends Pick<SymbolInfo, "name" | "qualifiedName" | "kind" | "signature" | "doc" | "startLine" | "endLine" | "decl"> {
   path: string;
   language: Language | null;
 }

@@ -3,7 +3,8 @@ import { languageOf } from "../core/languages.js";
 import { RepoFiles } from "../core/repo-file.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
 import { encodeGraph } from "../graph/codec.js";
-import { dirOf, fileModuleKeys, ModuleResolver, PACKAGE_KEY } from "../graph/modules.js";
+import { includeDirsOf, isBuildFile } from "../graph/include-dirs.js";
+import { dirOf, fileModuleKeys, INCLUDE_KEY, ModuleResolver, PACKAGE_KEY, type RepoLayout } from "../graph/modules.js";
 import { pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
 import type { IndexStore } from "../store/store.js";
@@ -50,7 +51,7 @@ export async function updateGraph(store: IndexStore, root: string, onResolved: (
   const changed = journal.filter((e) => e.state === "changed").map((e) => e.path);
   if (changed.length > 0) await expand(store, changed, cold);
 
-  const modules = new ModuleResolver(store.allPaths(), workspacePackages(store, root));
+  const modules = new ModuleResolver(store.allPaths(), repoLayout(store, root));
   const pending = store.graph.pending();
   let resolver!: Resolver;
   let resolved = 0;
@@ -95,6 +96,8 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
   for (const path of changed) {
     // A workspace package.json may name a package (differently): bare imports may resolve anew.
     if (!cold && isPackageJson(path)) names.add(PACKAGE_KEY);
+    // A build file may name other include folders: includes may resolve anew.
+    if (!cold && isBuildFile(path)) names.add(INCLUDE_KEY);
     // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
     if (languageOf(path) === null) continue;
     const exists = store.file(path) !== undefined;
@@ -150,15 +153,28 @@ function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[])
   return hash.digest("hex");
 }
 
-/** Package name -> folder, from the package.json files of the index (a JS/TS monorepo's workspaces). */
-function workspacePackages(store: IndexStore, root: string): Map<string, string> {
+/**
+ * What the repository's own files say about where modules are: package name -> folder, from the
+ * package.json files of the index (a JS/TS monorepo's workspaces), and the C/C++ include folders
+ * its build files name (compile_commands.json first: it is what the compiler was given).
+ */
+function repoLayout(store: IndexStore, root: string): RepoLayout {
   const packages = new Map<string, string>();
+  const includeDirs: string[][] = [];
   const files = new RepoFiles(root);
   for (const path of store.allPaths()) {
-    const record = isPackageJson(path) ? store.file(path) : undefined;
-    if (!record) continue;
+    const build = isBuildFile(path);
+    const record = build || isPackageJson(path) ? store.file(path) : undefined;
+    const text = record ? files.readIndexed(record) : null;
+    if (text === null) continue;
+    if (build) {
+      const dirs = includeDirsOf(path, text, root);
+      if (path.endsWith("compile_commands.json")) includeDirs.unshift(dirs);
+      else includeDirs.push(dirs);
+      continue;
+    }
     try {
-      const { name } = JSON.parse(files.readIndexed(record) ?? "") as { name?: unknown };
+      const { name } = JSON.parse(text) as { name?: unknown };
       // The shallowest package.json wins a name that test fixtures reuse.
       const dir = dirOf(path);
       const known = packages.get(typeof name === "string" ? name : "");
@@ -167,7 +183,7 @@ function workspacePackages(store: IndexStore, root: string): Map<string, string>
       // Not JSON (a template, a fixture): not a package.
     }
   }
-  return packages;
+  return { packages, includeDirs: [...new Set(includeDirs.flat())] };
 }
 
 function isPackageJson(path: string): boolean {
@@ -180,9 +196,10 @@ function depth(dir: string): number {
 
 /** The graph of a stored file and what others read of it, or null when it is gone or has no parse. */
 function resolveStored(store: IndexStore, resolver: Resolver, path: string): { graph: FileGraph; defined: DefinedShape } | null {
-  const language = languageOf(path);
+  // The record's language: a `.h` header is C or C++ by its repository (see headerLanguage).
+  const language = languageOf(path) === null ? null : store.file(path)?.language;
   const parsed = language ? store.parse.parsed(path) : undefined;
-  if (!language || !parsed || !store.file(path)) return null;
+  if (!language || !parsed) return null;
   return {
     graph: resolver.resolveFile(path, language, parsed),
     defined: { names: definedNames(parsed.symbols), shape: shapeOf(parsed.symbols, parsed.imports) },
@@ -223,7 +240,7 @@ function storeSource(store: IndexStore, modules: ModuleResolver): ResolveSource 
     },
     language(path) {
       let l = languages.get(path);
-      if (l === undefined) languages.set(path, (l = languageOf(path)));
+      if (l === undefined) languages.set(path, (l = languageOf(path) === null ? null : store.file(path)?.language ?? null));
       return l;
     },
     definers(name) {

@@ -265,7 +265,8 @@ async function parseAndCommit(
       }
     }
     tally(updates);
-    counts.warnings.push(...warnings);
+    // A grammar that cannot load warns from every batch in the same words: once is enough.
+    for (const w of warnings) if (!counts.warnings.includes(w)) counts.warnings.push(w);
     done += files;
     emit({ stage: "parse", done, total: reads.length, batch: files });
   };
@@ -347,7 +348,7 @@ async function parseFileByFile(pool: Piscina, task: ParseTask, batchError: unkno
         throw new ContextSmithError("WORKER_FAILED", `The parse worker fails on most files, so the fault is not in them: ${ContextSmithError.from(batchError).message}.`);
       }
       const reason = ContextSmithError.from(error).message;
-      updates.push({ kind: "skip", path: file.path, size: file.size, mtimeMs: file.mtimeMs, hash: "", reason: "parser-crashed" });
+      updates.push({ kind: "skip", path: file.path, size: file.size, mtimeMs: file.mtimeMs, hash: "", language: file.language, reason: "parser-crashed" });
       warnings.push(`${file.path}: the parser crashed on it (${reason}); skipped`);
     }
   }

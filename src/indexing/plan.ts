@@ -1,4 +1,4 @@
-import type { StoredFile } from "../store/types.js";
+import type { StoredStat } from "../store/types.js";
 import type { WalkedFile } from "./walk.js";
 
 /** A file to read: new, or its stat changed. */
@@ -21,22 +21,21 @@ export interface Plan {
 /**
  * Compares the walk with the stored records. Only size and mtime are compared here; a changed
  * stat does not mean changed content (a fresh CI checkout restores every mtime), so those files
- * are read and hashed, and re-parsed only when the hash differs.
+ * are read and hashed, and re-parsed only when the hash differs. A file whose language changed
+ * (a header that a first C++ source turns into C++, a language that gained a grammar) is parsed
+ * again whatever its content.
  */
-export function planRun(
-  walked: readonly WalkedFile[],
-  stored: Iterable<Pick<StoredFile, "path" | "size" | "mtimeMs" | "hash">>,
-  unreadable: readonly string[] = [],
-): Plan {
+export function planRun(walked: readonly WalkedFile[], stored: Iterable<StoredStat>, unreadable: readonly string[] = []): Plan {
   // One pass over each side: this runs on every invocation, over every file.
-  const known = new Map<string, Pick<StoredFile, "size" | "mtimeMs" | "hash">>();
+  const known = new Map<string, StoredStat>();
   for (const s of stored) known.set(s.path, s);
   const read: PlannedRead[] = [];
   let unchanged = 0;
   for (const file of walked) {
     const old = known.get(file.path);
     known.delete(file.path);
-    if (old && old.size === file.size && old.mtimeMs === file.mtimeMs) unchanged++;
+    if (old && old.language !== file.language) read.push({ ...file, expectHash: null });
+    else if (old && old.size === file.size && old.mtimeMs === file.mtimeMs) unchanged++;
     else read.push({ ...file, expectHash: old?.hash ?? null });
   }
   const cannotSee = (path: string): boolean => unreadable.some((u) => u === "" || (u.endsWith("/") ? path.startsWith(u) : path === u));

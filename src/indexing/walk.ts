@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { execa } from "execa";
 import ignore, { type Ignore } from "ignore";
-import { classifyPath } from "../core/languages.js";
+import { classifyPath, headerLanguage, isAmbiguousHeader } from "../core/languages.js";
 import { faultUnreadable } from "../core/fault.js";
 import { RepoFiles } from "../core/repo-file.js";
 import type { Language, SkipReason } from "../core/types.js";
@@ -88,6 +88,7 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
     walkDirectory(new RepoFiles(options.root), options.root, "", [], consider, (dir) => unreadable.push(dir === "" ? "" : `${dir}/`));
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (headerLanguage(files.map((f) => f.path)) === "cpp") for (const f of files) if (isAmbiguousHeader(f.path)) f.language = "cpp";
   return { files, skipped, git: listed !== null, unreadable };
 }
 

@@ -12,7 +12,8 @@ import { LexicalTables } from "./tables/lexical.js";
 import { ParseTables } from "./tables/parse.js";
 import { writeScope, type WriteScope } from "./tables/scope.js";
 import { VectorTables } from "./tables/vectors.js";
-import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type Totals } from "./types.js";
+import type { Language } from "../core/types.js";
+import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type StoredStat, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
 /** Left by a reader that met damaged pages: the next writer rebuilds. */
@@ -48,7 +49,8 @@ export class IndexStore {
    * `[size, mtimeMs, hash]` by path, kept beside the file records: planning reads every one of
    * them on every run, and small arrays decode three times faster than the full records.
    */
-  readonly #stats: Database<[number, number, string], string>;
+  /** Size, mtime, content hash and the language the walk gave the file: what planning a run compares. */
+  readonly #stats: Database<[number, number, string, Language | null], string>;
   // Each part's tables, owned by the group that writes them.
   readonly parse: ParseTables;
   readonly lexical: LexicalTables;
@@ -263,14 +265,15 @@ export class IndexStore {
     return this.#stats.getKeys();
   }
 
-  /** Size, mtime and content hash of every file record, in path order. */
-  *allStats(): IterableIterator<{ path: string; size: number; mtimeMs: number; hash: string }> {
-    for (const { key, value } of this.#stats.getRange()) yield { path: key, size: value[0], mtimeMs: value[1], hash: value[2] };
+  /** Size, mtime, content hash and walked language of every file record, in path order. */
+  *allStats(): IterableIterator<StoredStat> {
+    for (const { key, value } of this.#stats.getRange()) yield { path: key, size: value[0], mtimeMs: value[1], hash: value[2], language: value[3] };
   }
 
-  #putFile({ path, ...value }: StoredFile): void {
+  /** `walked`: the language the walk gave the file (a skipped file's record has none). */
+  #putFile({ path, ...value }: StoredFile, walked: Language | null): void {
     void this.#files.put(path, value);
-    void this.#stats.put(path, [value.size, value.mtimeMs, value.hash]);
+    void this.#stats.put(path, [value.size, value.mtimeMs, value.hash, walked]);
   }
 
   /**
@@ -286,7 +289,7 @@ export class IndexStore {
       for (const update of updates) {
         const old = this.file(update.path);
         if (update.kind === "touch") {
-          if (old) this.#putFile({ ...old, size: update.size, mtimeMs: update.mtimeMs });
+          if (old) this.#putFile({ ...old, size: update.size, mtimeMs: update.mtimeMs }, update.language);
           continue;
         }
         if (old) subtract(meta.totals, old);
@@ -298,7 +301,7 @@ export class IndexStore {
           this.#putFile({
             path: update.path, id, size: update.size, mtimeMs: update.mtimeMs, hash: update.hash,
             language: null, lines: 0, skipped: update.reason, symbols: 0, calls: 0, imports: 0, tokens: 0,
-          });
+          }, update.language);
           continue;
         }
         const record: StoredFile = {
@@ -313,7 +316,7 @@ export class IndexStore {
           ...update.counts,
         };
         this.parse.put(update.path, update);
-        this.#putFile(record);
+        this.#putFile(record, update.language);
         add(meta.totals, record);
         written.push(record);
       }

@@ -2,7 +2,7 @@ import type { FileRecord } from "../core/types.js";
 import type { Provenance } from "../runtime/embed/types.js";
 
 /** Bumped whenever the stored layout changes; a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {
@@ -84,6 +84,15 @@ export interface StoredFile extends FileRecord {
   tokens: number;
 }
 
+/** What planning a run compares of a stored file: its stat, its content hash, the language the walk gave it. */
+export interface StoredStat {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: FileRecord["language"];
+}
+
 /** One file's contribution to the lexical index. */
 export interface LexicalInput {
   /** Text of the `symbols` field: names, qualified names, signatures, docs. */
@@ -98,13 +107,14 @@ export interface LexicalInput {
 
 /** One file's outcome of a parse task, ready to commit. */
 export type FileUpdate =
-  | { kind: "touch"; path: string; size: number; mtimeMs: number }
+  | { kind: "touch"; path: string; size: number; mtimeMs: number; language: FileRecord["language"] }
   | {
       kind: "index";
       path: string;
       size: number;
       mtimeMs: number;
       hash: string;
+      /** The language its name gives it (see WalkedFile), whether or not its grammar could parse it. */
       language: FileRecord["language"];
       lines: number;
       /**
@@ -121,7 +131,7 @@ export type FileUpdate =
       /** What the lexical snapshot needs, when the indexer is building one in this run. */
       lexical: LexicalInput | null;
     }
-  | { kind: "skip"; path: string; size: number; mtimeMs: number; hash: string; reason: NonNullable<FileRecord["skipped"]> };
+  | { kind: "skip"; path: string; size: number; mtimeMs: number; hash: string; language: FileRecord["language"]; reason: NonNullable<FileRecord["skipped"]> };
 
 // The code graph as stored (written by the graph stage, read by src/graph/).
 

@@ -1,6 +1,7 @@
 import type { CallSite, ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
 import type { Grammar, TSNode } from "./grammars.js";
 import { extractApiFacts, mentionsHttp } from "./api/index.js";
+import { blankAttributeMacros } from "./c-macros.js";
 import { decodeImport } from "./imports.js";
 
 const CONTAINERS: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "impl", "enum"]);
@@ -11,17 +12,23 @@ const WRAPPERS: ReadonlySet<string> = new Set([
   "lexical_declaration",
   "variable_declaration",
   "type_declaration",
+  "template_declaration",
 ]);
 const COMMENTS: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment"]);
 /** Children of a class or interface that list its bases (Python's `superclasses` is read by field). */
 const HERITAGE: ReadonlySet<string> = new Set([
   "class_heritage", "extends_clause", "implements_clause", "extends_type_clause",
-  "superclass", "super_interfaces", "extends_interfaces", "type_list",
+  "superclass", "super_interfaces", "extends_interfaces", "type_list", "base_class_clause",
 ]);
 /** Nodes in a heritage list that name a base; keyword arguments and type arguments are not bases. */
 const BASE_NAMES: ReadonlySet<string> = new Set([
   "identifier", "type_identifier", "attribute", "member_expression", "scoped_type_identifier", "generic_type", "nested_type_identifier",
+  "template_type", "qualified_identifier",
 ]);
+/** C/C++ declarators that wrap the one naming a function (`*f()`, `&f()`, `f() const`). */
+const DECLARATOR_WRAPPERS: ReadonlySet<string> = new Set(["pointer_declarator", "reference_declarator", "attributed_declarator"]);
+/** What a C/C++ function declarator's name can be. */
+const FUNCTION_NAMES: ReadonlySet<string> = new Set(["identifier", "field_identifier", "destructor_name", "operator_name", "operator_cast"]);
 const MAX_SIGNATURE = 240;
 const MAX_DOC = 200;
 const MAX_RECEIVER = 80;
@@ -30,8 +37,10 @@ interface Def {
   node: TSNode;
   name: string;
   kind: SymbolKind;
-  /** Go method receiver type, used as the qualifier. */
+  /** Go method receiver type, or the C++ scope of an out-of-class definition (`a::Foo`): the qualifier. */
   recv: string;
+  /** A declaration without a body (a C/C++ prototype). */
+  decl: boolean;
 }
 
 /**
@@ -39,41 +48,72 @@ interface Def {
  * runs the same in a worker thread and in a test.
  */
 export function extractFile(grammar: Grammar, language: Language, source: string): ParsedFile {
-  const root = grammar.parse(source);
+  const root = grammar.parse(language === "c" || language === "cpp" ? blankAttributeMacros(source) : source);
   const defs = new Map<number, Def>();
   const calls: Array<{ at: number; callee: string; receiver: string }> = [];
   const imports: ImportInfo[] = [];
 
+  /** C's `typedef struct x {…} X;`: the struct inside is the typedef's symbol, not one of its own. */
+  const typedefBodies = new Set<number>();
   for (const match of grammar.query.matches(root)) {
     let main: TSNode | undefined;
     let kind: SymbolKind | undefined;
     let name = "";
     let recv = "";
+    let decl = false;
     let callee = "";
     let calleeAt = 0;
     let receiver = "";
     let source_ = "";
     let what: "def" | "call" | "import" | "require" | undefined;
     for (const { name: cap, node } of match.captures) {
-      if (cap.startsWith("def.")) {
+      if (cap.startsWith("def.") || cap.startsWith("decl.")) {
         what = "def";
         main = node;
-        kind = cap.slice(4) as SymbolKind;
+        decl = cap.startsWith("decl.");
+        kind = cap.slice(cap.indexOf(".") + 1) as SymbolKind;
       } else if (cap === "call" || cap === "import" || cap === "require") {
         what = cap;
         main = node;
       } else if (cap === "name") name = node.text;
       else if (cap === "recv") recv = node.text;
-      else if (cap === "callee") {
+      else if (cap === "declarator") {
+        const named = declaratorName(node);
+        name = named?.name ?? "";
+        recv = named?.scope ?? "";
+      } else if (cap === "callee") {
         callee = node.text;
         calleeAt = node.startIndex;
       }
       else if (cap === "receiver") receiver = node.text;
+      else if (cap === "qualified") {
+        // `a::Foo::make<T>()`: callee `make`, and the scope as receiver, told from an object by its `::`.
+        const name = withoutTemplateArgs(node.text);
+        const at = name.lastIndexOf("::");
+        callee = name.slice(at + 2);
+        receiver = at > 0 ? `${name.slice(0, at)}::` : "";
+        calleeAt = node.startIndex;
+      }
       else if (cap === "source") source_ = node.text;
     }
     if (!main || !what) continue;
-    if (what === "def" && kind && !defs.has(main.id)) {
-      defs.set(main.id, { node: main, name: kind === "impl" ? bareTypeName(name) : name, kind, recv });
+    if (what === "def" && kind) {
+      if (name === "") continue; // a function pointer variable, a declarator it cannot name
+      const known = defs.get(main.id);
+      // A typedef matches both as a type and as the struct or enum it defines: the latter says more.
+      if (known && !(known.kind === "type" && kind !== "type")) continue;
+      if (main.type === "type_definition" && kind !== "type") {
+        const body = main.childForFieldName("type");
+        if (body) typedefBodies.add(body.id);
+      }
+      const scoped = (language === "c" || language === "cpp") && !recv ? splitScope(name) : null;
+      defs.set(main.id, {
+        node: main,
+        name: kind === "impl" ? bareTypeName(name) : scoped ? scoped.name : name,
+        kind,
+        recv: scoped ? scoped.scope : recv,
+        decl,
+      });
     } else if (what === "call") {
       calls.push({ at: calleeAt, callee: calleeName(main, callee), receiver: clip(receiver, MAX_RECEIVER) });
     } else if (what === "import") {
@@ -83,6 +123,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
     }
   }
 
+  for (const id of typedefBodies) defs.delete(id);
   const { symbols, starts, ends } = buildSymbols(language, source, [...defs.values()]);
   // Calls are the most numerous captures: locate them by the callee's offset alone, in JS,
   // rather than asking tree-sitter for each call node's range and position.
@@ -119,6 +160,7 @@ function buildSymbols(
   const starts: number[] = [];
   const ends: number[] = [];
   const stack: number[] = [];
+  const c = language === "c" || language === "cpp";
   for (const def of defs) {
     const { node } = def;
     while (stack.length > 0 && ends[stack[stack.length - 1]!]! < node.endIndex) stack.pop();
@@ -128,11 +170,19 @@ function buildSymbols(
     if (stack.length >= MAX_NESTING) continue;
     const parent = stack.length > 0 ? stack[stack.length - 1]! : -1;
     const parentSym = parent >= 0 ? symbols[parent] : undefined;
+    // A declaration inside a body is a local (`buffer n(std::move(b));`), not a prototype.
+    if (def.decl && (parentSym?.kind === "function" || parentSym?.kind === "method")) continue;
     let kind = def.kind;
     if (kind === "function" && parentSym && CONTAINERS.has(parentSym.kind)) kind = "method";
-    const qualifier = def.recv ? bareTypeName(def.recv) : parentSym?.qualifiedName ?? "";
+    // `int Foo::get() {…}` defines a method of Foo outside its class, qualified by its namespaces.
+    if (kind === "function" && def.recv && c) kind = "method";
+    const qualifier = !def.recv
+      ? parentSym?.qualifiedName ?? ""
+      : c
+        ? [parentSym?.qualifiedName ?? "", ...def.recv.split("::").map(bareTypeName)].filter((q) => q !== "").join(".")
+        : bareTypeName(def.recv);
     const anchor = outerNode(node);
-    const bases = kind === "class" || kind === "interface" ? basesOf(node) : [];
+    const bases = kind === "class" || kind === "interface" || (c && kind === "struct") ? basesOf(node) : [];
     symbols.push({
       name: def.name,
       qualifiedName: qualifier ? `${qualifier}.${def.name}` : def.name,
@@ -140,9 +190,11 @@ function buildSymbols(
       signature: signatureOf(node, source),
       doc: docOf(language, node, anchor),
       startLine: leadingAttributes(anchor).startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
+      // A node that ends with its line's newline (a `#define`) ends on that line, not the next.
+      endLine: node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1),
       parent,
       ...(bases.length > 0 ? { bases } : {}),
+      ...(def.decl ? { decl: true as const } : {}),
     });
     starts.push(node.startIndex);
     ends.push(node.endIndex);
@@ -223,7 +275,8 @@ function signatureOf(node: TSNode, source: string): string {
     const brace = text.indexOf("{");
     if (brace > 0) text = text.slice(0, brace);
   }
-  return clip(text.replace(/\s+/g, " ").trim().replace(/\s*[:{=]?\s*(=>)?\s*$/, (m) => (m.includes("=>") ? " =>" : "")), MAX_SIGNATURE);
+  // A prototype's `;` ends the statement, not the signature.
+  return clip(text.replace(/\s+/g, " ").trim().replace(/;$/, "").replace(/\s*[:{=]?\s*(=>)?\s*$/, (m) => (m.includes("=>") ? " =>" : "")), MAX_SIGNATURE);
 }
 
 function docOf(language: Language, node: TSNode, anchor: TSNode): string {
@@ -248,8 +301,10 @@ function firstSentence(raw: string): string {
   const paragraph: string[] = [];
   for (const line of raw.split("\n")) {
     const text = line
-      .replace(/^\s*(\/\/\/?|\/\*\*?|\*\/|\*|#+|--)\s?/, "")
+      .replace(/^\s*(\/\/[/!]?|\/\*[*!]?|\*\/|\*|#+|--)\s?/, "")
       .replace(/\s*\*\/\s*$/, "")
+      // Banner rules (`/* ***** Simple API ***** */`, `// ======`) frame a comment, they are not its text.
+      .replace(/^[*=\-~#_+]{3,}\s*|\s*[*=\-~#_+]{3,}$/g, "")
       .trim();
     if (text === "") {
       if (paragraph.length > 0) break;
@@ -260,6 +315,48 @@ function firstSentence(raw: string): string {
   const joined = paragraph.join(" ");
   const stop = /[.!?](\s|$)/.exec(joined);
   return clip(stop ? joined.slice(0, stop.index + 1) : joined, MAX_DOC);
+}
+
+/**
+ * The name a C/C++ function declarator declares, and the scope it is qualified by:
+ * `*f(void)` -> f; `Foo<T>::get() const` -> get in `Foo<T>`; `a::b::~C()` -> ~C in `a::b`.
+ * Null for what declares no function by name (a function pointer variable `(*fp)(int)`).
+ */
+function declaratorName(node: TSNode): { name: string; scope: string } | null {
+  let n: TSNode | null = node;
+  for (let depth = 0; n && DECLARATOR_WRAPPERS.has(n.type) && depth < 8; depth++) {
+    n = n.childForFieldName("declarator") ?? n.firstNamedChild;
+  }
+  if (n?.type !== "function_declarator") return null;
+  n = n.childForFieldName("declarator");
+  const scopes: string[] = [];
+  for (let depth = 0; n?.type === "qualified_identifier" && depth < 8; depth++) {
+    const scope = n.childForFieldName("scope");
+    if (scope) scopes.push(scope.text);
+    n = n.childForFieldName("name");
+  }
+  if (n?.type === "template_function") n = n.childForFieldName("name");
+  if (!n || !FUNCTION_NAMES.has(n.type)) return null;
+  return { name: n.text, scope: scopes.join("::") };
+}
+
+/** `a::f<std::vector<int>>` -> `a::f`: template arguments at the end of a name, balanced, dropped. */
+function withoutTemplateArgs(name: string): string {
+  if (!name.endsWith(">")) return name;
+  let depth = 0;
+  for (let i = name.length - 1; i >= 0; i--) {
+    if (name[i] === ">") depth++;
+    else if (name[i] === "<" && --depth === 0) return name.slice(0, i).trimEnd();
+  }
+  return name;
+}
+
+/** A C++ name written with its scope (`Foo::Bar`, `a::b` of a nested namespace), split; null when it has none. */
+function splitScope(name: string): { name: string; scope: string } | null {
+  const bare = name.replace(/<[\s\S]*$/, "");
+  const at = bare.lastIndexOf("::");
+  if (at < 0) return bare === name ? null : { name: bare, scope: "" };
+  return { name: bare.slice(at + 2), scope: bare.slice(0, at) };
 }
 
 function calleeName(node: TSNode, captured: string): string {

@@ -54,52 +54,78 @@ export interface Grammar {
   readonly apiQuery: TSQuery | null;
 }
 
-function loadLanguage(language: Language): unknown {
-  switch (language) {
-    case "python":
-      return require("tree-sitter-python");
-    case "javascript":
-      return require("tree-sitter-javascript");
-    case "typescript":
-      return (require("tree-sitter-typescript") as { typescript: unknown }).typescript;
-    case "tsx":
-      return (require("tree-sitter-typescript") as { tsx: unknown }).tsx;
-    case "java":
-      return require("tree-sitter-java");
-    case "go":
-      return require("tree-sitter-go");
-    case "rust":
-      return require("tree-sitter-rust");
-  }
+/** The npm package of each language's grammar, and the export that holds it when it is not the module itself. */
+const PACKAGES: Readonly<Record<Language, { module: string; member?: string }>> = {
+  python: { module: "tree-sitter-python" },
+  javascript: { module: "tree-sitter-javascript" },
+  typescript: { module: "tree-sitter-typescript", member: "typescript" },
+  tsx: { module: "tree-sitter-typescript", member: "tsx" },
+  java: { module: "tree-sitter-java" },
+  go: { module: "tree-sitter-go" },
+  rust: { module: "tree-sitter-rust" },
+  c: { module: "tree-sitter-c" },
+  cpp: { module: "tree-sitter-cpp" },
+};
+
+/** Loads a grammar's native module (injected in tests, to stand for a machine where one cannot load). */
+export type GrammarLoader = (module: string) => unknown;
+
+/** What a parse worker holds: a grammar per language, or why it cannot have one. */
+export interface GrammarSource {
+  /** The grammar of `language`, or null when it cannot load on this machine (see {@link failure}). */
+  get(language: Language): Grammar | null;
+  /** Why `language`'s grammar could not load, once `get` returned null. */
+  failure(language: Language): string | undefined;
 }
 
 /**
  * Grammars loaded on first use and kept: one set per worker thread (tree-sitter parsers are not
- * thread-safe, so threads never share one).
+ * thread-safe, so threads never share one). A grammar that cannot load (no prebuild for this
+ * platform, a failed compile) is remembered as such: its language is indexed as text.
  */
-export class Grammars {
-  readonly #loaded = new Map<Language, Grammar>();
+export class Grammars implements GrammarSource {
+  readonly #loaded = new Map<Language, Grammar | string>();
+  readonly #load: GrammarLoader;
   #ts: TSModule | undefined;
 
-  get(language: Language): Grammar {
+  constructor(load: GrammarLoader = require) {
+    this.#load = load;
+  }
+
+  get(language: Language): Grammar | null {
     let grammar = this.#loaded.get(language);
-    if (!grammar) {
-      this.#ts ??= require("tree-sitter") as TSModule;
-      const lang = loadLanguage(language);
-      const parser = new this.#ts();
-      parser.setLanguage(lang);
-      const query = new this.#ts.Query(lang, QUERIES[language]);
-      const api = API_QUERIES[language];
-      const apiQuery = api ? new this.#ts.Query(lang, api) : null;
-      grammar = {
-        // node-tree-sitter <= 0.21 threw "Invalid argument" on strings over its 32 KiB default
-        // buffer; 0.25 reads strings in chunks of bufferSize, where 64 KiB measured fastest.
-        parse: (source) => parser.parse(source, null, { bufferSize: 64 * 1024 }).rootNode,
-        query,
-        apiQuery,
-      };
+    if (grammar === undefined) {
+      try {
+        grammar = this.#open(language);
+      } catch (error) {
+        grammar = `${PACKAGES[language].module}: ${(error as Error).message.split("\n")[0]}`;
+      }
       this.#loaded.set(language, grammar);
     }
-    return grammar;
+    return typeof grammar === "string" ? null : grammar;
+  }
+
+  failure(language: Language): string | undefined {
+    const grammar = this.#loaded.get(language);
+    return typeof grammar === "string" ? grammar : undefined;
+  }
+
+  #open(language: Language): Grammar {
+    this.#ts ??= require("tree-sitter") as TSModule;
+    const { module, member } = PACKAGES[language];
+    const loaded = this.#load(module) as Record<string, unknown>;
+    const lang = member ? loaded[member] : loaded;
+    const parser = new this.#ts();
+    parser.setLanguage(lang);
+    const query = new this.#ts.Query(lang, QUERIES[language]);
+    const api = API_QUERIES[language];
+    const apiQuery = api ? new this.#ts.Query(lang, api) : null;
+    return {
+      // node-tree-sitter <= 0.21 threw "Invalid argument" on strings over its 32 KiB default
+      // buffer; 0.25 reads strings in chunks of bufferSize, where 64 KiB measured fastest.
+      parse: (source) => parser.parse(source, null, { bufferSize: 64 * 1024 }).rootNode,
+      query,
+      apiQuery,
+    };
   }
 }

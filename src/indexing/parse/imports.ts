@@ -19,6 +19,9 @@ export function decodeImport(language: Language, node: TSNode): ImportInfo[] {
       return goImport(node, line);
     case "rust":
       return rustImport(node, line);
+    case "c":
+    case "cpp":
+      return includeDirective(node, line);
   }
 }
 
@@ -144,4 +147,18 @@ function rustImport(node: TSNode, line: number): ImportInfo[] {
     byModule.set(f.module, list);
   }
   return [...byModule].map(([module, names]) => imp(module, names, "", "import", line));
+}
+
+/** `#include "local.h"` (an `include`) or `#include <vector>` (a `system` include); not `#include MACRO`. */
+function includeDirective(node: TSNode, line: number): ImportInfo[] {
+  const path = node.childForFieldName("path");
+  if (path?.type === "string_literal") {
+    const content = path.namedChildren.find((c) => c.type === "string_content")?.text ?? "";
+    return content ? [imp(content, [{ name: "*", alias: "" }], "", "include", line)] : [];
+  }
+  if (path?.type === "system_lib_string") {
+    const content = path.text.slice(1, -1).trim();
+    return content ? [imp(content, [{ name: "*", alias: "" }], "", "system", line)] : [];
+  }
+  return [];
 }

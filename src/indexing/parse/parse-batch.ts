@@ -2,13 +2,13 @@ import { Packr } from "msgpackr";
 import { ContextSmithError } from "../../core/errors.js";
 import { RepoFiles } from "../../core/repo-file.js";
 import { termStats } from "../../core/tokenize.js";
-import type { ApiRecord, ParsedFile } from "../../core/types.js";
+import type { ApiRecord, Language, ParsedFile } from "../../core/types.js";
 import { lexicalInput } from "../../store/lexical.js";
 import type { FileUpdate } from "../../store/types.js";
 import type { PlannedRead } from "../plan.js";
 import { PROTOCOL_VERSION, type ParseResult, type ParseTask } from "../protocol.js";
 import { extractFile } from "./extract.js";
-import type { Grammars } from "./grammars.js";
+import type { GrammarSource } from "./grammars.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 // Self-contained records (no shared structures), so LMDB's own decoder reads them back.
@@ -19,27 +19,27 @@ const encode = (value: unknown): Uint8Array => Uint8Array.from(packr.pack(value)
  * The parse stage: read, hash, classify, parse and count terms for one batch of files.
  * Runs in a worker thread (workers/parse.ts) or in-process in tests.
  */
-export function parseBatch(grammars: Grammars, task: ParseTask): ParseResult {
+export function parseBatch(grammars: GrammarSource, task: ParseTask): ParseResult {
   if (task.version !== PROTOCOL_VERSION) {
     throw new ContextSmithError("WORKER_FAILED", `parse worker speaks protocol ${PROTOCOL_VERSION}, task is ${task.version}: rebuild the project`);
   }
   const warnings: string[] = [];
   const files = new RepoFiles(task.root);
   const updates = task.files.map((file) => parseOne(grammars, files, task, file, warnings));
-  return { updates, warnings };
+  return { updates, warnings: [...new Set(warnings)] };
 }
 
-function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: PlannedRead, warnings: string[]): FileUpdate {
+function parseOne(grammars: GrammarSource, files: RepoFiles, task: ParseTask, file: PlannedRead, warnings: string[]): FileUpdate {
   const { limits } = task;
   // The walk saw a regular file; by now it may be a link, a FIFO or much larger.
   const read = files.read(file.path, { maxBytes: limits.maxFileBytes });
   if (!read.ok) {
     const reason = read.reason === "too-large" ? "too-large" : read.reason === "link" ? "symlink" : "unreadable";
-    return { kind: "skip", path: file.path, size: file.size, mtimeMs: file.mtimeMs, hash: "", reason };
+    return { kind: "skip", path: file.path, size: file.size, mtimeMs: file.mtimeMs, hash: "", language: file.language, reason };
   }
   const { bytes, hash } = read;
   // The record describes the bytes read (a file that changed since the walk is read again next time).
-  const base = { path: file.path, size: bytes.length, mtimeMs: read.mtimeMs };
+  const base = { path: file.path, size: bytes.length, mtimeMs: read.mtimeMs, language: file.language };
   if (hash === file.expectHash) return { kind: "touch", ...base };
   const skip = (reason: Extract<FileUpdate, { kind: "skip" }>["reason"]): FileUpdate => ({ kind: "skip", ...base, hash, reason });
   // Anywhere, not only in git's first 8,000 bytes: tree-sitter stops reading at a NUL, so the
@@ -56,20 +56,22 @@ function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: P
     return skip("generated");
   }
   let parsed = null;
-  if (file.language) {
+  const grammar = file.language ? grammars.get(file.language) : null;
+  if (file.language && grammar) {
     try {
-      parsed = extractFile(grammars.get(file.language), file.language, text);
+      parsed = extractFile(grammar, file.language, text);
     } catch (error) {
       // tree-sitter recovers from syntax errors itself; this is a crash inside the parser.
       warnings.push(`${file.path}: parser failed (${(error as Error).message}); indexed as text`);
     }
+  } else if (file.language) {
+    warnings.push(grammarWarning(file.language, grammars.failure(file.language) ?? "unknown failure"));
   }
   const terms = termStats(text);
   return {
     kind: "index",
     ...base,
     hash,
-    language: file.language,
     lines: shape.lines,
     parsed: parsed ? encode(withoutApi(parsed)) : null,
     symbols: parsed ? encode(parsed.symbols) : null,
@@ -83,6 +85,14 @@ function parseOne(grammars: Grammars, files: RepoFiles, task: ParseTask, file: P
     },
     lexical: task.lexical ? lexicalInput(parsed, terms) : null,
   };
+}
+
+/**
+ * The one warning of a language whose grammar cannot load (the same text from every batch and
+ * worker, so the run reports it once).
+ */
+export function grammarWarning(language: Language, why: string): string {
+  return `the ${language} grammar cannot load on this machine (${why}): ${language} files are indexed as text, without symbols or calls. Reinstall (npm rebuild), then index into a fresh index folder.`;
 }
 
 function withoutApi(parsed: ParsedFile): ParsedFile {

@@ -114,6 +114,55 @@ const RUST = `
 (use_declaration) @import
 `;
 
+/**
+ * C and C++ name a function inside its declarator (`*f(void)`, `Foo::get() const`, `operator==`):
+ * `@declarator` is read in extract.ts, which finds the name and the class it is qualified by.
+ * Prototypes and in-class method declarations are `@decl.<kind>`: declarations without a body.
+ * A qualified call (`ns::f()`, `a::Foo::make<T>()`) captures the `@qualified` name, split in
+ * extract.ts; a member call its `@receiver`.
+ */
+const C_COMMON = `
+(function_definition declarator: (_) @declarator) @def.function
+(declaration declarator: [
+  (function_declarator)
+  (pointer_declarator declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))])] @declarator) @decl.function
+(type_definition type: [(struct_specifier body: (_)) (union_specifier body: (_))] declarator: (type_identifier) @name) @def.struct
+(type_definition type: (enum_specifier body: (_)) declarator: (type_identifier) @name) @def.enum
+(type_definition declarator: (type_identifier) @name) @def.type
+(enum_specifier name: (type_identifier) @name body: (_)) @def.enum
+(preproc_function_def name: (identifier) @name) @def.macro
+(preproc_def name: (identifier) @name) @def.macro
+(preproc_include) @import
+`;
+
+const C = `${C_COMMON}
+(struct_specifier name: (type_identifier) @name body: (_)) @def.struct
+(union_specifier name: (type_identifier) @name body: (_)) @def.struct
+(call_expression function: [
+  (identifier) @callee
+  (field_expression argument: (_) @receiver field: (field_identifier) @callee)]) @call
+`;
+
+const CPP = `${C_COMMON}
+(struct_specifier name: [(type_identifier) (qualified_identifier) (template_type)] @name body: (_)) @def.struct
+(union_specifier name: [(type_identifier) (qualified_identifier) (template_type)] @name body: (_)) @def.struct
+(class_specifier name: [(type_identifier) (qualified_identifier) (template_type)] @name body: (_)) @def.class
+(namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @def.module
+(alias_declaration name: (type_identifier) @name) @def.type
+(concept_definition name: (identifier) @name) @def.type
+(field_declaration declarator: [
+  (function_declarator)
+  (pointer_declarator declarator: (function_declarator))
+  (reference_declarator (function_declarator))] @declarator) @decl.method
+(declaration declarator: (reference_declarator (function_declarator)) @declarator) @decl.function
+(call_expression function: [
+  (identifier) @callee
+  (field_expression argument: (_) @receiver field: [(field_identifier) @callee (template_method name: (field_identifier) @callee)])
+  (qualified_identifier) @qualified
+  (template_function name: (identifier) @callee)]) @call
+(new_expression type: (_) @callee) @call
+`;
+
 export const QUERIES: Readonly<Record<Language, string>> = {
   python: PYTHON,
   javascript: JAVASCRIPT,
@@ -122,6 +171,8 @@ export const QUERIES: Readonly<Record<Language, string>> = {
   java: JAVA,
   go: GO,
   rust: RUST,
+  c: C,
+  cpp: CPP,
 };
 
 /**
