@@ -166,3 +166,101 @@ export function render(total: number): string {
 }
 `,
 };
+
+/**
+ * A C library: prototypes in headers, definitions in sources, includes beside the file, through
+ * the include folders CMake names, and by path tail.
+ */
+export const C: Record<string, string> = {
+  "CMakeLists.txt": "project(zz C)\ninclude_directories(include config)\nadd_library(zz lib/zz_compress.c lib/zz_errors.c)\n",
+  "include/zz/zz.h": `#ifndef ZZ_H
+#define ZZ_H
+#include "zz_errors.h"
+/*! zz_compress() : compresses src into dst. */
+ZZLIB_API int zz_compress(char* dst, const char* src, int n);
+int zz_level(void);
+#endif
+`,
+  "include/zz/zz_errors.h": "typedef enum { zz_ok, zz_bad } zz_error;\nconst char* zz_errorName(zz_error e);\n",
+  "lib/zz_compress.c": `#include "zz/zz.h"
+#include "common/mem.h"
+#include <stdio.h>
+
+static int count_bytes(const char* s, int n) { return mem_read(s) + n; }
+
+/* Compresses. */
+int zz_compress(char* dst, const char* src, int n) {
+  if (n < 0) return report(zz_errorName(zz_bad));
+  return count_bytes(src, n) + zz_level();
+}
+
+int zz_level(void) { return 3; }
+`,
+  "lib/common/mem.h": "#define MEM_STATIC static inline\nMEM_STATIC int mem_read(const char* p) { return p[0]; }\n",
+  "lib/zz_errors.c": '#include "zz/zz_errors.h"\nconst char* zz_errorName(zz_error e) { return e == zz_ok ? "ok" : "bad"; }\n',
+  // Two files end with `config.h`: the include folder CMake names decides which one `<config.h>` is.
+  "config/config.h": "#define ZZ_THREADS 4\n",
+  "tests/config.h": "#define ZZ_THREADS 1\n",
+  "programs/cli.c": "#include <zz/zz.h>\n#include <config.h>\nint main(void) { char b[4]; return zz_compress(b, \"x\", ZZ_THREADS); }\n",
+};
+
+/** A C++ library: namespaces, classes declared in headers and defined out of class, inheritance, static and qualified calls. */
+export const CPP: Record<string, string> = {
+  "CMakeLists.txt": "project(shop CXX)\nadd_library(shop src/gateway.cpp src/util.cpp)\ntarget_include_directories(shop PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)\n",
+  "include/shop/gateway.h": `#pragma once
+#include <string>
+#include "shop/util.h"
+
+namespace shop {
+
+/// A payment gateway.
+class Gateway {
+ public:
+  virtual ~Gateway() = default;
+  /// Sends a request.
+  int send(const std::string& body);
+  static Gateway* create();
+};
+
+class StripeGateway : public Gateway {
+ public:
+  int charge(int cents);
+  int refund(int cents) { return charge(-cents); }
+};
+
+}  // namespace shop
+`,
+  "include/shop/util.h": `#pragma once
+namespace shop {
+namespace util {
+int retry(int times);
+}
+template <typename T> T clamp(T v, T lo, T hi) { return v < lo ? lo : v > hi ? hi : v; }
+}
+`,
+  "src/gateway.cpp": `#include "shop/gateway.h"
+
+namespace shop {
+
+int Gateway::send(const std::string& body) {
+  return util::retry(3) + static_cast<int>(body.size());
+}
+
+Gateway* Gateway::create() { return new StripeGateway(); }
+
+int StripeGateway::charge(int cents) {
+  int c = clamp(cents, 0, 100);
+  return this->send("charge") + c;
+}
+
+}  // namespace shop
+`,
+  "src/util.cpp": '#include "shop/util.h"\nnamespace shop::util {\nint retry(int times) { return times > 0 ? times : 1; }\n}\n',
+  "src/main.cpp": `#include <shop/gateway.h>
+int main() {
+  auto* g = shop::Gateway::create();
+  shop::StripeGateway s;
+  return s.charge(5) + g->send("x") + std::move(1);
+}
+`,
+};

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import type { CallsResult } from "../../src/graph/types.js";
 import { TempRepo } from "../helpers/repo.js";
-import { GO, JAVA, JAVASCRIPT, PYTHON, RUST, WORKSPACE } from "./fixtures.js";
+import { C, CPP, GO, JAVA, JAVASCRIPT, PYTHON, RUST, WORKSPACE } from "./fixtures.js";
 
 /** `caller path:qualified name how` for each call site of a callers answer. */
 function callerEdges(result: CallsResult): string[] {
@@ -188,5 +188,77 @@ describe("call resolution: Rust", () => {
 
   it("links the module declaration's file through the import graph", async () => {
     expect((await engine().related("src/lib.rs")).imports).toEqual(["src/shapes.rs"]);
+  });
+});
+
+describe("call resolution: C", () => {
+  const engine = fixture(C);
+
+  it("resolves calls to the definitions behind the prototypes that includes bring", async () => {
+    expect(calleeEdges(await engine().callees("zz_compress"))).toEqual([
+      "lib/zz_errors.c:zz_errorName import",
+      "lib/zz_compress.c:count_bytes local",
+      "lib/zz_compress.c:zz_level local",
+    ]);
+    expect(calleeEdges(await engine().callees("count_bytes"))).toEqual(["lib/common/mem.h:mem_read import"]);
+    expect(callerEdges(await engine().callers("zz_compress"))).toEqual(["programs/cli.c:main import"]);
+  });
+
+  it("resolves includes beside the file, through CMake's include folders, and by path tail", async () => {
+    expect((await engine().related("lib/zz_compress.c")).imports).toEqual(["include/zz/zz.h", "lib/common/mem.h"]);
+    expect((await engine().related("include/zz/zz.h")).imports).toEqual(["include/zz/zz_errors.h"]);
+    // `<config.h>`: config/ is an include folder; tests/config.h is the other file of that name.
+    expect((await engine().related("programs/cli.c")).imports).toEqual(["config/config.h", "include/zz/zz.h"]);
+  });
+
+  it("finds a prototype and its definition as one function", async () => {
+    const found = (await engine().symbol("zz_compress")).matches;
+    expect(found.map((m) => `${m.path}:${m.startLine}${m.decl ? " decl" : ""}`)).toEqual(["include/zz/zz.h:5 decl", "lib/zz_compress.c:8"]);
+    expect(found[0]?.doc).toBe("zz_compress() : compresses src into dst.");
+  });
+});
+
+describe("call resolution: C++", () => {
+  const engine = fixture(CPP);
+
+  it("resolves this-> and bare calls in out-of-class methods through the class hierarchy", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.charge"))).toEqual([
+      "include/shop/util.h:shop.clamp import",
+      "src/gateway.cpp:shop.Gateway.send hierarchy",
+    ]);
+    // Inside the class body, a sibling method is in scope: the declaration's definition answers.
+    expect(calleeEdges(await engine().callees("StripeGateway.refund"))).toEqual(["src/gateway.cpp:shop.StripeGateway.charge local"]);
+  });
+
+  it("resolves namespace-qualified and static calls, never the standard library's", async () => {
+    expect(calleeEdges(await engine().callees("Gateway.send"))).toEqual(["src/util.cpp:shop.util.retry unique"]);
+    expect(calleeEdges(await engine().callees("Gateway.create"))).toEqual(["include/shop/gateway.h:shop.StripeGateway import"]);
+    expect(calleeEdges(await engine().callees("main"))).toEqual([
+      "src/gateway.cpp:shop.Gateway.create receiver",
+      "src/gateway.cpp:shop.Gateway.send unique",
+      "src/gateway.cpp:shop.StripeGateway.charge unique",
+    ]);
+  });
+
+  it("finds callers of a method declared in its class and defined outside it", async () => {
+    expect(callerEdges(await engine().callers("Gateway.send"))).toEqual(["src/gateway.cpp:shop.StripeGateway.charge hierarchy", "src/main.cpp:main unique"]);
+    expect((await engine().related("src/main.cpp")).imports).toEqual(["include/shop/gateway.h"]);
+  });
+});
+
+describe("call resolution: include folders follow the build files", () => {
+  it("resolves an include anew when CMakeLists.txt names other folders", async () => {
+    const repo = TempRepo.create(C);
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      await engine.index();
+      expect((await engine.related("programs/cli.c")).imports).toContain("config/config.h");
+      repo.write({ "CMakeLists.txt": "project(zz C)\ninclude_directories(include tests)\n" });
+      await engine.index();
+      expect((await engine.related("programs/cli.c")).imports).toEqual(["include/zz/zz.h", "tests/config.h"]);
+    } finally {
+      await engine.close();
+      repo.dispose();
+    }
   });
 });

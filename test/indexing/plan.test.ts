@@ -6,10 +6,11 @@ import { indexOnce } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
 import { storeOf } from "../helpers/store.js";
 import { loadLexical } from "../../src/store/lexical.js";
+import type { Language } from "../../src/core/types.js";
 
 describe("planRun", () => {
-  const walked = (path: string, size: number, mtimeMs: number) => ({ path, size, mtimeMs, language: null });
-  const stored = (path: string, size: number, mtimeMs: number, hash: string) => ({ path, size, mtimeMs, hash });
+  const walked = (path: string, size: number, mtimeMs: number, language: Language | null = null) => ({ path, size, mtimeMs, language });
+  const stored = (path: string, size: number, mtimeMs: number, hash: string, language: Language | null = null) => ({ path, size, mtimeMs, hash, language });
 
   it("reads new files with no expected hash", () => {
     const plan = planRun([walked("a.py", 1, 1)], []);
@@ -24,6 +25,13 @@ describe("planRun", () => {
   it("re-reads a file whose stat changed, expecting its stored hash", () => {
     const plan = planRun([walked("a.py", 1, 2)], [stored("a.py", 1, 1, "h")]);
     expect(plan.read).toEqual([{ ...walked("a.py", 1, 2), expectHash: "h" }]);
+  });
+
+  it("parses a file again, whatever its content, when its language changed", () => {
+    // A header that C++ sources now make C++, a language that gained a grammar since the last run.
+    const plan = planRun([walked("x.h", 1, 1, "cpp"), walked("y.h", 1, 1, "c")], [stored("x.h", 1, 1, "h", "c"), stored("y.h", 1, 1, "h", "c")]);
+    expect(plan.read).toEqual([{ ...walked("x.h", 1, 1, "cpp"), expectHash: null }]);
+    expect(plan.unchanged).toBe(1);
   });
 
   it("removes stored files that are gone", () => {
@@ -75,6 +83,23 @@ describe("incremental indexing", () => {
     expect(store.parse.terms("src/c.py")).toBeUndefined();
     expect(loadLexical(storeOf(engine)!).search("gamma")).toEqual([]);
     await engine.close();
+  });
+
+  it("parses a repository's headers as C++ once its C++ sources outnumber its C sources", async () => {
+    repo = TempRepo.create({ "lib/shape.h": "class Shape { public: int area(); };\n", "lib/a.c": "int a(void) { return 1; }\n" });
+    await indexOnce(repo.root);
+    const before = new Engine(repo.root);
+    expect(storeOf(before)!.file("lib/shape.h")).toMatchObject({ language: "c" });
+    await before.close();
+    repo.write({ "lib/shape.cpp": '#include "shape.h"\nint Shape::area() { return 0; }\n', "lib/b.cc": "int b() { return 2; }\n" });
+    const stats = await indexOnce(repo.root);
+    // The header is unchanged on disk, and parsed again all the same.
+    expect(stats.files).toMatchObject({ parsed: 3, unchanged: 1 });
+    const after = new Engine(repo.root);
+    expect(storeOf(after)!.file("lib/shape.h")).toMatchObject({ language: "cpp" });
+    expect(storeOf(after)!.parse.symbols("lib/shape.h")!.map((s) => `${s.kind} ${s.qualifiedName}`)).toEqual(["class Shape", "method Shape.area"]);
+    expect((await after.callers("Shape.area")).targets.map((t) => t.path).sort()).toEqual(["lib/shape.cpp", "lib/shape.h"]);
+    await after.close();
   });
 
   it("treats a rename as a removal and an addition", async () => {

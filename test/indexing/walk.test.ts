@@ -103,6 +103,17 @@ describe("walk", () => {
     expect(await paths(repo.root)).toEqual(["dir with space/naïve file.py", "日本/コード.ts"]);
   });
 
+  it("gives .h headers the language of the repository's sources: C unless C++ sources outnumber C ones", async () => {
+    const languages = async (files: Record<string, string>) => {
+      repo?.dispose();
+      repo = TempRepo.create(files);
+      const walked = await walk({ root: repo.root, indexDir: join(repo.root, ".contextsmith"), maxFileBytes: MiB });
+      return Object.fromEntries(walked.files.map((f) => [f.path, f.language]));
+    };
+    expect(await languages({ "a.h": "", "a.c": "", "b.c": "", "x.cpp": "", "y.hpp": "" })).toEqual({ "a.h": "c", "a.c": "c", "b.c": "c", "x.cpp": "cpp", "y.hpp": "cpp" });
+    expect(await languages({ "a.h": "", "a.c": "", "x.cpp": "", "y.cc": "" })).toEqual({ "a.h": "cpp", "a.c": "c", "x.cpp": "cpp", "y.cc": "cpp" });
+  });
+
   it("never walks the index folder, even where git would list it", async () => {
     repo = TempRepo.create({ "a.py": "x\n", ".contextsmith/junk.py": "x\n", "custom-index/junk.py": "x\n" }, { git: true });
     const result = await walk({ root: repo.root, indexDir: repo.path("custom-index"), maxFileBytes: MiB });

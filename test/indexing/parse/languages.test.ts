@@ -145,6 +145,76 @@ mod inner {
     pub fn f() {}
 }
 `,
+  "c/zz.h": `#ifndef ZZ_H
+#define ZZ_H
+#include "zz_errors.h"
+#include <stddef.h>
+
+/*! zz_compress() : compresses src into dst.
+ *  More detail. */
+ZZLIB_API size_t zz_compress(void* dst, const void* src, size_t n);
+typedef struct zz_ctx_s zz_ctx;
+typedef struct { int level; } zz_params;
+typedef enum { zz_fast, zz_slow } zz_strategy;
+int (*zz_hook)(int);
+#endif
+`,
+  "c/zz.c": `#include "zz.h"
+
+#define MEM_STATIC static inline
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+struct zz_ctx_s {
+  int level;
+};
+
+MEM_STATIC size_t zz_bound(size_t n) { return n + (n >> 8); }
+
+/* Compresses a buffer. */
+size_t zz_compress(void* dst, const void* src, size_t n) {
+  zz_ctx* ctx = zz_create();
+  ctx->hook(MAX(n, 1));
+  return zz_bound(n) + memcpy_s(dst, src, n);
+}
+`,
+  "cpp/shop.hpp": `#pragma once
+#include <vector>
+#include "cpp/util.hpp"
+
+namespace shop::pay {
+
+/// A payment gateway.
+template <typename T>
+class Gateway : public Base<T>, private Logger {
+ public:
+  explicit Gateway(int id);
+  virtual ~Gateway() = default;
+  int send(const T& body) const;
+  static Gateway* create() { return new Gateway(1); }
+  bool operator==(const Gateway& other) const;
+};
+
+enum class Mode { Test, Live };
+using Id = int;
+
+}  // namespace shop::pay
+`,
+  "cpp/shop.cpp": `#include "shop.hpp"
+
+FMT_BEGIN_NAMESPACE
+namespace shop::pay {
+
+FMT_CONSTEXPR Gateway::Gateway(int id) : id_(id) {}
+
+template <typename T>
+int Gateway<T>::send(const T& body) const {
+  std::vector<int> v(body.size());
+  auto n = util::retry<int>(3);
+  return this->log(n) + helper(v) + shop::util::Clock::now();
+}
+
+}  // namespace shop::pay
+`,
 };
 
 type Sym = [kind: string, qualifiedName: string, start: number, end: number, parent: string | null];
@@ -328,9 +398,79 @@ describe("extraction per language (through the index)", () => {
     ]);
   });
 
+  it("c: prototypes as declarations, typedef'd structs and enums, macros, includes, attribute macros", () => {
+    const h = parsed("c/zz.h");
+    expect(symbols(h)).toEqual([
+      ["macro", "ZZ_H", 2, 2, null],
+      ["function", "zz_compress", 8, 8, null],
+      ["type", "zz_ctx", 9, 9, null],
+      ["struct", "zz_params", 10, 10, null],
+      ["enum", "zz_strategy", 11, 11, null],
+    ]);
+    // ZZLIB_API is a macro the parser cannot expand: blanked, it is not read as the return type.
+    expect(h.symbols[1]).toMatchObject({ signature: "size_t zz_compress(void* dst, const void* src, size_t n)", doc: "zz_compress() : compresses src into dst.", decl: true });
+    expect(h.imports).toEqual([
+      { module: "zz_errors.h", names: [{ name: "*", alias: "" }], alias: "", kind: "include", line: 3 },
+      { module: "stddef.h", names: [{ name: "*", alias: "" }], alias: "", kind: "system", line: 4 },
+    ]);
+    const c = parsed("c/zz.c");
+    expect(symbols(c)).toEqual([
+      ["macro", "MEM_STATIC", 3, 3, null],
+      ["macro", "MAX", 4, 4, null],
+      ["struct", "zz_ctx_s", 6, 8, null],
+      ["function", "zz_bound", 10, 10, null],
+      ["function", "zz_compress", 13, 17, null],
+    ]);
+    expect(c.symbols[4]).toMatchObject({ signature: "size_t zz_compress(void* dst, const void* src, size_t n)", doc: "Compresses a buffer." });
+    expect(c.symbols[4]!.decl).toBeUndefined();
+    expect(calls(c)).toEqual([
+      ["zz_compress", "zz_create", "", 14],
+      ["zz_compress", "hook", "ctx", 15],
+      ["zz_compress", "MAX", "", 15],
+      ["zz_compress", "zz_bound", "", 16],
+      ["zz_compress", "memcpy_s", "", 16],
+    ]);
+  });
+
+  it("c++: namespaces, templates, classes with bases, in-class declarations, out-of-class methods, qualified calls", () => {
+    const h = parsed("cpp/shop.hpp");
+    expect(symbols(h)).toEqual([
+      ["module", "shop.pay", 5, 21, null],
+      ["class", "shop.pay.Gateway", 8, 16, "shop.pay"],
+      ["method", "shop.pay.Gateway.Gateway", 11, 11, "shop.pay.Gateway"],
+      ["method", "shop.pay.Gateway.~Gateway", 12, 12, "shop.pay.Gateway"],
+      ["method", "shop.pay.Gateway.send", 13, 13, "shop.pay.Gateway"],
+      ["method", "shop.pay.Gateway.create", 14, 14, "shop.pay.Gateway"],
+      ["method", "shop.pay.Gateway.operator==", 15, 15, "shop.pay.Gateway"],
+      ["enum", "shop.pay.Mode", 18, 18, "shop.pay"],
+      ["type", "shop.pay.Id", 19, 19, "shop.pay"],
+    ]);
+    expect(h.symbols[1]).toMatchObject({ signature: "class Gateway : public Base<T>, private Logger", doc: "A payment gateway.", bases: ["Base", "Logger"] });
+    expect(h.symbols[4]).toMatchObject({ signature: "int send(const T& body) const", decl: true });
+    expect(h.symbols[5]!.decl).toBeUndefined();
+    expect(calls(h)).toEqual([["shop.pay.Gateway.create", "Gateway", "", 14]]);
+    expect(h.imports.map((i) => [i.module, i.kind])).toEqual([["vector", "system"], ["cpp/util.hpp", "include"]]);
+    const cpp = parsed("cpp/shop.cpp");
+    expect(symbols(cpp)).toEqual([
+      ["module", "shop.pay", 4, 15, null],
+      ["method", "shop.pay.Gateway.Gateway", 6, 6, "shop.pay"],
+      ["method", "shop.pay.Gateway.send", 8, 13, "shop.pay"],
+    ]);
+    expect(calls(cpp)).toEqual([
+      ["shop.pay.Gateway.send", "size", "body", 10],
+      ["shop.pay.Gateway.send", "retry", "util::", 11],
+      ["shop.pay.Gateway.send", "log", "this", 12],
+      ["shop.pay.Gateway.send", "helper", "", 12],
+      ["shop.pay.Gateway.send", "now", "shop::util::Clock::", 12],
+    ]);
+  });
+
   it("records language and line counts on each file", () => {
     const store = storeOf(engine)!;
     expect(store.file("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
     expect(store.file("ts/view.tsx")).toMatchObject({ language: "tsx", lines: 5 });
+    // As many C as C++ sources: headers are C.
+    expect(store.file("c/zz.h")).toMatchObject({ language: "c" });
+    expect(store.file("cpp/shop.hpp")).toMatchObject({ language: "cpp" });
   });
 });

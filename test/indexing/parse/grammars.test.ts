@@ -1,0 +1,42 @@
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { Grammars } from "../../../src/indexing/parse/grammars.js";
+import { parseBatch } from "../../../src/indexing/parse/parse-batch.js";
+import { PROTOCOL_VERSION, type ParseTask } from "../../../src/indexing/protocol.js";
+import { TempRepo } from "../../helpers/repo.js";
+
+const require = createRequire(import.meta.url);
+
+describe("a grammar that cannot load", () => {
+  it("leaves its language as text with one warning, and every other language parsed", () => {
+    const repo = TempRepo.create({ "a.c": "int a(void) { return 1; }\n", "b.c": "int b(void) { return a(); }\n", "c.py": "def c():\n    pass\n" });
+    try {
+      // As on a machine where tree-sitter-c has no prebuild and no compiler built it.
+      const grammars = new Grammars((module) => {
+        if (module === "tree-sitter-c") throw new Error("No native build was found for platform=plan9\nmore detail");
+        return require(module);
+      });
+      const file = (path: string, language: "c" | "python") => ({ path, size: 0, mtimeMs: 0, language, expectHash: null });
+      const task: ParseTask = {
+        version: PROTOCOL_VERSION,
+        root: repo.root,
+        files: [file("a.c", "c"), file("b.c", "c"), file("c.py", "python")],
+        limits: { maxFileBytes: 1 << 20, maxLineChars: 10_000, maxMeanLineChars: 1_000 },
+        lexical: false,
+      };
+      const result = parseBatch(grammars, task);
+      expect(result.warnings).toEqual([
+        "the c grammar cannot load on this machine (tree-sitter-c: No native build was found for platform=plan9): c files are indexed as text, without symbols or calls. Reinstall (npm rebuild), then index into a fresh index folder.",
+      ]);
+      expect(result.updates.map((u) => [u.path, u.kind, u.kind === "index" ? u.counts.symbols : -1, u.kind === "index" ? u.parsed !== null : null])).toEqual([
+        ["a.c", "index", 0, false],
+        ["b.c", "index", 0, false],
+        ["c.py", "index", 1, true],
+      ]);
+      expect(grammars.failure("c")).toContain("tree-sitter-c");
+      expect(grammars.failure("python")).toBeUndefined();
+    } finally {
+      repo.dispose();
+    }
+  });
+});
