@@ -1,12 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { classifyPath, isReleaseNotesPath, isTestPath } from "../../src/core/languages.js";
+import { classifyPath, headerLanguage, isAmbiguousHeader, isReleaseNotesPath, isTestPath } from "../../src/core/languages.js";
 
 describe("classifyPath", () => {
   it("parses source files by extension and indexes text files lexically", () => {
     expect(classifyPath("src/bytes_mut.rs")).toEqual({ kind: "parsed", language: "rust" });
-    expect(classifyPath("lib/zstd.h")).toEqual({ kind: "text" });
+    expect(classifyPath("lib/zstd.h")).toEqual({ kind: "parsed", language: "c" });
+    expect(classifyPath("include/fmt/format.hpp")).toEqual({ kind: "parsed", language: "cpp" });
+    expect(classifyPath("src/x.c++")).toEqual({ kind: "parsed", language: "cpp" });
+    expect(classifyPath("lib/parser.cs")).toEqual({ kind: "text" });
     expect(classifyPath("Makefile")).toEqual({ kind: "text" });
     expect(classifyPath("assets/logo.png")).toEqual({ kind: "unsupported" });
+  });
+
+  it("reads .h headers as C++ only where C++ sources outnumber C sources", () => {
+    expect(headerLanguage(["a.c", "b.c", "x.cpp", "y.hpp", "z.h"])).toBe("c");
+    expect(headerLanguage(["a.c", "x.cpp", "y.cc"])).toBe("cpp");
+    expect(headerLanguage(["x.h", "README.md"])).toBe("c");
+    expect(isAmbiguousHeader("lib/zstd.h")).toBe(true);
+    expect(isAmbiguousHeader("lib/zstd.hpp")).toBe(false);
   });
 
   it("indexes release notes whatever their extension, and only those", () => {

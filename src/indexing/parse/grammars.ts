@@ -39,7 +39,9 @@ interface TSTree {
 }
 interface TSParser {
   setLanguage(language: unknown): void;
-  parse(input: string, oldTree?: TSTree | null, options?: { bufferSize?: number }): TSTree;
+  /** Undefined when `progressCallback` halted it. */
+  parse(input: string, oldTree?: TSTree | null, options?: { bufferSize?: number; progressCallback?: () => boolean }): TSTree | undefined;
+  reset(): void;
 }
 interface TSModule {
   new (): TSParser;
@@ -70,6 +72,19 @@ const PACKAGES: Readonly<Record<Language, { module: string; member?: string }>> 
 /** Loads a grammar's native module (injected in tests, to stand for a machine where one cannot load). */
 export type GrammarLoader = (module: string) => unknown;
 
+export interface GrammarOptions {
+  load?: GrammarLoader;
+  /**
+   * How long a parse of a text this long may take, in ms. Error recovery is worse than linear on
+   * some inputs (a 196 KB C++ `.inl` file of array data took 13 s): past the budget the parse is
+   * abandoned and the file is indexed as text.
+   */
+  budgetMs?: (chars: number) => number;
+}
+
+/** 1 s, and 5 ms more per KB: 6 s for a 1 MiB file, which parses in about 0.3 s. */
+const PARSE_BUDGET_MS = (chars: number): number => 1000 + chars / 200;
+
 /** What a parse worker holds: a grammar per language, or why it cannot have one. */
 export interface GrammarSource {
   /** The grammar of `language`, or null when it cannot load on this machine (see {@link failure}). */
@@ -86,10 +101,12 @@ export interface GrammarSource {
 export class Grammars implements GrammarSource {
   readonly #loaded = new Map<Language, Grammar | string>();
   readonly #load: GrammarLoader;
+  readonly #budgetMs: (chars: number) => number;
   #ts: TSModule | undefined;
 
-  constructor(load: GrammarLoader = require) {
-    this.#load = load;
+  constructor(options: GrammarOptions = {}) {
+    this.#load = options.load ?? require;
+    this.#budgetMs = options.budgetMs ?? PARSE_BUDGET_MS;
   }
 
   get(language: Language): Grammar | null {
@@ -120,12 +137,18 @@ export class Grammars implements GrammarSource {
     const query = new this.#ts.Query(lang, QUERIES[language]);
     const api = API_QUERIES[language];
     const apiQuery = api ? new this.#ts.Query(lang, api) : null;
-    return {
+    const parse = (source: string): TSNode => {
+      const budget = this.#budgetMs(source.length);
+      const deadline = performance.now() + budget;
       // node-tree-sitter <= 0.21 threw "Invalid argument" on strings over its 32 KiB default
-      // buffer; 0.25 reads strings in chunks of bufferSize, where 64 KiB measured fastest.
-      parse: (source) => parser.parse(source, null, { bufferSize: 64 * 1024 }).rootNode,
-      query,
-      apiQuery,
+      // buffer; 0.25 reads strings in chunks of bufferSize, where 64 KiB measured fastest. The
+      // progress callback is called every few thousand parse steps: its cost did not measure.
+      const tree = parser.parse(source, null, { bufferSize: 64 * 1024, progressCallback: () => performance.now() > deadline });
+      if (tree) return tree.rootNode;
+      // A halted parser resumes the halted parse on its next call unless it is reset.
+      parser.reset();
+      throw new Error(`tree-sitter gave up after ${(budget / 1000).toFixed(1)} s, its error recovery too slow on this text`);
     };
+    return { parse, query, apiQuery };
   }
 }

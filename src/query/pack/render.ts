@@ -1,3 +1,4 @@
+import type { Language } from "../../core/types.js";
 import type { Span, SpanKind } from "../types.js";
 import type { PackFile } from "./types.js";
 
@@ -14,7 +15,7 @@ export interface ShownFile {
 }
 
 /** Markdown fence languages. */
-const FENCE: Record<string, string> = { python: "python", javascript: "javascript", typescript: "typescript", tsx: "tsx", java: "java", go: "go", rust: "rust" };
+const FENCE: Readonly<Record<Language, string>> = { python: "python", javascript: "javascript", typescript: "typescript", tsx: "tsx", java: "java", go: "go", rust: "rust", c: "c", cpp: "cpp" };
 
 /** One rendered code line: the number an agent can cite, a bar, the code. */
 export function renderLine(file: PackFile, line: number): string {

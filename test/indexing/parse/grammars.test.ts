@@ -12,9 +12,11 @@ describe("a grammar that cannot load", () => {
     const repo = TempRepo.create({ "a.c": "int a(void) { return 1; }\n", "b.c": "int b(void) { return a(); }\n", "c.py": "def c():\n    pass\n" });
     try {
       // As on a machine where tree-sitter-c has no prebuild and no compiler built it.
-      const grammars = new Grammars((module) => {
-        if (module === "tree-sitter-c") throw new Error("No native build was found for platform=plan9\nmore detail");
-        return require(module);
+      const grammars = new Grammars({
+        load: (module) => {
+          if (module === "tree-sitter-c") throw new Error("No native build was found for platform=plan9\nmore detail");
+          return require(module);
+        },
       });
       const file = (path: string, language: "c" | "python") => ({ path, size: 0, mtimeMs: 0, language, expectHash: null });
       const task: ParseTask = {
@@ -35,6 +37,33 @@ describe("a grammar that cannot load", () => {
       ]);
       expect(grammars.failure("c")).toContain("tree-sitter-c");
       expect(grammars.failure("python")).toBeUndefined();
+    } finally {
+      repo.dispose();
+    }
+  });
+});
+
+describe("a parse that runs past its budget", () => {
+  it("is abandoned, the file indexed as text with a warning, and the parser parses the next file afresh", () => {
+    // The budget is checked every few thousand parse steps: a file of some length.
+    const slow = Array.from({ length: 500 }, (_, i) => `int f${i}() { return ${i}; }\n`).join("");
+    const repo = TempRepo.create({ "slow.cpp": slow, "next.cpp": "int next() { return 2; }\n" });
+    try {
+      // Error recovery can be worse than linear (13 s on 196 KB of array data): a budget of 0 ms stands for it.
+      const grammars = new Grammars({ budgetMs: (chars) => (chars === slow.length ? 0 : 60_000) });
+      const file = (path: string) => ({ path, size: 0, mtimeMs: 0, language: "cpp" as const, expectHash: null });
+      const task: ParseTask = {
+        version: PROTOCOL_VERSION,
+        root: repo.root,
+        files: [file("slow.cpp"), file("next.cpp")],
+        limits: { maxFileBytes: 1 << 20, maxLineChars: 10_000, maxMeanLineChars: 1_000 },
+        lexical: false,
+      };
+      const result = parseBatch(grammars, task);
+      expect(result.warnings).toEqual(["slow.cpp: parser failed (tree-sitter gave up after 0.0 s, its error recovery too slow on this text); indexed as text"]);
+      const [abandoned, next] = result.updates;
+      expect(abandoned).toMatchObject({ kind: "index", parsed: null, counts: { symbols: 0 } });
+      expect(next).toMatchObject({ kind: "index", counts: { symbols: 1 } });
     } finally {
       repo.dispose();
     }
