@@ -7,14 +7,20 @@
  * original text (a signature starts after such a macro).
  *
  * A macro here is an upper-case name with an underscore (`FMT_API`, `MEM_STATIC`; not the types
- * `U32` or `BYTE`) that starts a line and is followed by a name (the declaration it decorates),
- * or that stands alone on its line. A call (`ZSTD_STATIC_ASSERT(x);`), a constant in an
+ * `U32` or `BYTE`) that starts a line (after `static`, `inline` and the like) and is followed by a
+ * name (the declaration it decorates), that stands between `class` and the class's name, or that
+ * stands alone on its line. A call (`ZSTD_STATIC_ASSERT(x);`), a constant in an
  * expression, an enumerator (`A_B = 1,`) and `#define` lines are left as they are.
  */
-const LEADING = /^([ \t]*)((?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]+)+)(?=[A-Za-z_~])/gm;
+const LEADING = /^([ \t]*(?:(?:static|inline|constexpr|extern|virtual|explicit|friend)[ \t]+)*)((?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]+)+)(?=[A-Za-z_~])/gm;
+/** `class GTEST_API_ TestPartResult {`, `struct FMT_API format_error : std::runtime_error`. */
+const IN_CLASS_HEAD = /(\b(?:class|struct|union)[ \t]+)((?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]+)+)(?=[A-Za-z_]\w*[ \t]*(?:[:{]|final\b))/g;
 const ALONE = /^([ \t]*)([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*$/gm;
 
 export function blankAttributeMacros(source: string): string {
-  const blank = (_: string, indent: string, macros: string): string => indent + " ".repeat(macros.length);
-  return source.replace(LEADING, blank).replace(ALONE, (line: string, indent: string) => indent + " ".repeat(line.length - indent.length));
+  const blank = (_: string, before: string, macros: string): string => before + " ".repeat(macros.length);
+  return source
+    .replace(LEADING, blank)
+    .replace(IN_CLASS_HEAD, blank)
+    .replace(ALONE, (line: string, indent: string) => indent + " ".repeat(line.length - indent.length));
 }

@@ -8,6 +8,9 @@ describe("attribute macros blanked for the C/C++ parser", () => {
       "ZSTDLIB_API size_t ZSTD_compress(void* dst);",
       "  FMT_CONSTEXPR FMT_INLINE auto size() const -> size_t { return n; }",
       "MEM_STATIC ~Foo();",
+      "static inline FMT_CONSTEXPR int g(void);",
+      "class GTEST_API_ TestPartResult {",
+      "struct FMT_API format_error : std::runtime_error {",
     ].join("\n");
     const blanked = blankAttributeMacros(source);
     expect(blanked.length).toBe(source.length);
@@ -16,6 +19,9 @@ describe("attribute macros blanked for the C/C++ parser", () => {
       "            size_t ZSTD_compress(void* dst);",
       "                           auto size() const -> size_t { return n; }",
       "           ~Foo();",
+      "static inline               int g(void);",
+      "class            TestPartResult {",
+      "struct         format_error : std::runtime_error {",
     ]);
   });
 
@@ -27,6 +33,8 @@ describe("attribute macros blanked for the C/C++ parser", () => {
       "#define ZSTD_API extern",
       "  return ZSTD_MAX_LEVEL + n;",
       "  ZSTD_MAX_LEVEL + n;",
+      "struct ZSTD_BOUNDS x;",
+      "static const U32 x = 1;",
     ].join("\n");
     expect(blankAttributeMacros(source)).toBe(source);
   });
