@@ -137,7 +137,10 @@ export class Resolver {
     if (callee.endsWith("!")) return this.#byName(path, callee.slice(0, -1), "macro", family);
     if (family === "c" && receiver.endsWith("::")) return this.#scoped(path, language, symbols, caller, receiver.slice(0, -2), callee);
     if (receiver === "") {
-      return this.#plain(path, language, symbols, caller, callee) ?? this.#byName(path, callee, "top", family);
+      if (family !== "c") return this.#plain(path, language, symbols, caller, callee) ?? this.#byName(path, callee, "top", family);
+      const scope = symbols[caller]?.qualifiedName ?? "";
+      const visible = (found: Found | null): Found | null => (found ? this.#visibleFrom(found, scope) : null);
+      return visible(this.#plain(path, language, symbols, caller, callee)) ?? visible(this.#byName(path, callee, "top", family));
     }
     const cls = this.#enclosingClass(path, language, symbols, caller);
     const selfNames = SELF[family] ?? new Set<string>();
@@ -402,6 +405,22 @@ export class Resolver {
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     for (const file of included) this.#deps.add(file);
     return { refs, how: "import" };
+  }
+
+  /**
+   * What of a C/C++ answer an unqualified call can mean: a function in a namespace only from code
+   * inside that namespace (`printf()` in a test is the C library's, not `fmt::printf`). Types and
+   * macros are left as they are (a type is looked up for a scope, a macro knows no namespace).
+   */
+  #visibleFrom(found: Found, scope: string): Found | null {
+    const refs = found.refs.filter(([file, i]) => {
+      const s = this.#src.symbols(file)[i];
+      if (!s || s.kind !== "function" || s.qualifiedName === s.name) return true;
+      return `${scope}.`.startsWith(s.qualifiedName.slice(0, -s.name.length));
+    });
+    if (refs.length === found.refs.length) return found;
+    if (refs.length === 0) return null;
+    return { refs, how: found.how === "ambiguous" && refs.length === 1 ? "unique" : found.how };
   }
 
   /** The repository files `path` includes, directly or through other includes (bounded). */

@@ -262,5 +262,7 @@ int main() {
   shop::StripeGateway s;
   return s.charge(5) + g->send("x") + std::move(1);
 }
+// Outside namespace shop, a bare retry() is not shop::util::retry (a C library's, or nothing).
+int outside() { return retry(1); }
 `,
 };
