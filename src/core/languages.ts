@@ -48,7 +48,7 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
 
 /** Extension-less files worth indexing, by exact base name. */
 const TEXT_NAMES: ReadonlySet<string> = new Set([
-  "Makefile", "Dockerfile", "Rakefile", "Gemfile", "Jenkinsfile", "Procfile", "CMakeLists.txt",
+  "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Rakefile", "Gemfile", "Jenkinsfile", "Procfile", "CMakeLists.txt",
   "README", "LICENSE", "CHANGELOG", "CHANGES", "AUTHORS", "CONTRIBUTING", "NOTICE",
 ]);
 

@@ -61,9 +61,10 @@ export interface ImportInfo {
   alias: string;
   /**
    * `include` is C/C++'s `#include "local.h"` and `system` its `#include <vector>`: both bring every
-   * name of the file (and of what it includes) into scope, so their `names` are `*`.
+   * name of the file (and of what it includes) into scope, so their `names` are `*`. `using` is
+   * C++'s `using namespace a::b;` (`module` the namespace), which names no file.
    */
-  kind: "import" | "require" | "reexport" | "include" | "system";
+  kind: "import" | "require" | "reexport" | "include" | "system" | "using";
   line: number;
 }
 

@@ -5,15 +5,17 @@
  * one outside the repository, or built from a variable that cannot be read here, is left out.
  */
 
+import { dirOf, normalize } from "./modules.js";
+
 const CMAKE_CALL = /\b(?:target_)?include_directories\s*\(([^)]*)\)/gi;
 const CMAKE_KEYWORDS: ReadonlySet<string> = new Set(["PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"]);
 /** `-Idir`, `-I dir`, `-isystem dir`, `-iquote dir`. */
-const INCLUDE_FLAG = /(?:^|\s)(?:-I|-isystem|-iquote|-idirafter)\s*("[^"]+"|'[^']+'|[^\s"']+)/g;
+const INCLUDE_FLAG = /(?:^|[\s="'])(?:-I|-isystem|-iquote|-idirafter)\s*("[^"]+"|'[^']+'|[^\s"']+)/g;
 
 /** Whether a path is a build file that may name include folders. */
 export function isBuildFile(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  return base === "CMakeLists.txt" || base === "compile_commands.json" || base === "Makefile" || base === "GNUmakefile" || /\.(?:cmake|mk)$/i.test(base);
+  return base === "CMakeLists.txt" || base === "compile_commands.json" || base === "Makefile" || base === "makefile" || base === "GNUmakefile" || /\.(?:cmake|mk)$/i.test(base);
 }
 
 /**
@@ -43,7 +45,7 @@ function cmake(text: string, dir: string): string[] {
         .replace(/\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)\}/g, dir === "" ? "." : dir)
         .replace(/^\$\{(?:CMAKE_SOURCE_DIR|PROJECT_SOURCE_DIR|\w+_SOURCE_DIR)\}/, ".");
       if (expanded.includes("$") || expanded.startsWith("/")) continue;
-      const folder = /^\$\{/.test(unwrapped) ? normalize(expanded) : join(dir, expanded);
+      const folder = /^\$\{/.test(unwrapped) ? inside(expanded) : join(dir, expanded);
       if (folder !== null) out.push(folder);
     }
   }
@@ -58,8 +60,9 @@ function compileCommands(text: string, root: string): string[] {
     return [];
   }
   if (!Array.isArray(entries)) return [];
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  const relative = (abs: string): string | null => (abs === root ? "" : abs.startsWith(prefix) ? normalize(abs.slice(prefix.length)) : null);
+  const top = absoluteNormalize(root);
+  const prefix = `${top}/`;
+  const relative = (abs: string): string | null => (abs === top ? "" : abs.startsWith(prefix) ? inside(abs.slice(prefix.length)) : null);
   const out: string[] = [];
   for (const entry of entries.slice(0, 20_000)) {
     if (!entry || typeof entry !== "object") continue;
@@ -89,28 +92,16 @@ function tokens(args: string): string[] {
   return [...args.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? "").filter((t) => t !== "");
 }
 
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash < 0 ? "" : path.slice(0, slash);
-}
-
 /** `dir/rel` normalised, or null when it leaves the repository or is absolute. */
 function join(dir: string, rel: string): string | null {
   if (rel.startsWith("/")) return null;
-  return normalize(dir === "" ? rel : `${dir}/${rel}`);
+  return inside(dir === "" ? rel : `${dir}/${rel}`);
 }
 
 /** A relative path with `.` and `..` resolved ("" for the root), or null above the root. */
-function normalize(path: string): string | null {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(part);
-  }
-  return out.join("/");
+function inside(path: string): string | null {
+  const normal = normalize(path);
+  return normal === ".." || normal.startsWith("../") ? null : normal;
 }
 
 function absoluteNormalize(path: string): string {

@@ -85,8 +85,11 @@ export function moduleKeys(imp: ImportInfo, language: Language): string[] {
 export interface RepoLayout {
   /** Workspace package name -> its folder ("" for the root), from the repository's package.json files. */
   packages?: ReadonlyMap<string, string>;
-  /** C/C++ include folders (repository-relative) that its build files name, in search order. */
-  includeDirs?: readonly string[];
+  /**
+   * C/C++ include folders (repository-relative) that its build files name, in search order, each
+   * for the files under its build file's folder (`scope`, "" for all).
+   */
+  includeDirs?: ReadonlyArray<{ scope: string; dirs: readonly string[] }>;
 }
 
 /**
@@ -105,8 +108,8 @@ export class ModuleResolver {
 
   /** Workspace package name -> its folder ("" for the root), from the repository's package.json files. */
   readonly #packages: ReadonlyMap<string, string>;
-  /** C/C++ include folders the build files name, in the order they are searched. */
-  readonly #includeDirs: readonly string[];
+  /** C/C++ include folders the build files name, in the order they are searched, by the folder they serve. */
+  readonly #includeDirs: ReadonlyArray<{ scope: string; dirs: readonly string[] }>;
 
   constructor(paths: Iterable<string>, layout: RepoLayout = {}) {
     this.#paths = new Set(paths);
@@ -308,27 +311,24 @@ export class ModuleResolver {
   #include(from: string, imp: ImportInfo): string[] {
     const spec = imp.module.replace(/^\.\//, "");
     const candidates = imp.kind === "include" ? [normalize(`${dirOf(from)}/${spec}`)] : [];
-    for (const dir of this.#includeDirs) candidates.push(normalize(dir === "" ? spec : `${dir}/${spec}`));
+    for (const { scope, dirs } of this.#includeDirs) {
+      if (scope !== "" && !from.startsWith(`${scope}/`)) continue;
+      for (const dir of dirs) candidates.push(normalize(dir === "" ? spec : `${dir}/${spec}`));
+    }
     const found = this.#firstExisting(candidates.filter((c) => c !== ".." && !c.startsWith("../")));
-    if (found.length > 0 || spec.startsWith("../")) return found;
+    // `<string.h>` is the system's unless an include folder says otherwise; `<fmt/core.h>` may be
+    // the repository's own, wherever it keeps it.
+    if (found.length > 0 || spec.startsWith("../") || (imp.kind === "system" && !spec.includes("/"))) return found;
     const tail: string[] = [];
     const key = `c:${spec.slice(spec.lastIndexOf("/") + 1).replace(/\.[\w+]+$/, "")}`;
     for (const { path } of this.#byStem.get(key) ?? []) if (path === spec || path.endsWith(`/${spec}`)) tail.push(path);
-    if (tail.length <= 1) return tail;
-    const score = (p: string): number => commonPrefixDirs(p, from) * 1000 - p.length;
-    const best = Math.max(...tail.map(score));
-    return tail.filter((p) => score(p) === best).sort().slice(0, 1);
+    return closestTo(tail, from).slice(0, 1);
   }
 
   /** Files whose module path equals `tail` after some folder prefix, the closest to `from` when several. */
   #byLongestTail(language: Language, tail: string, from: string): string[] {
-    const list = this.#exactTail(language, tail);
-    if (list.length <= 1) return list;
-    // Several roots hold the module (`src/pkg/x.py`, `build/lib/pkg/x.py`): prefer the one that
-    // shares the most folders with the importing file, then the shortest path.
-    const score = (p: string): number => commonPrefixDirs(p, from) * 1000 - p.length;
-    const best = Math.max(...list.map(score));
-    return list.filter((p) => score(p) === best);
+    // Several roots hold the module (`src/pkg/x.py`, `build/lib/pkg/x.py`).
+    return closestTo(this.#exactTail(language, tail), from);
   }
 
   /** Files whose module path is `tail` or ends with `/tail`, in path order. */
@@ -353,7 +353,7 @@ function jsCandidates(base: string): string[] {
 }
 
 /** Resolves `.` and `..` segments of a relative path; a path above the root keeps a leading `..`. */
-function normalize(path: string): string {
+export function normalize(path: string): string {
   const out: string[] = [];
   for (const part of path.split("/")) {
     if (part === "" || part === ".") continue;
@@ -363,6 +363,14 @@ function normalize(path: string): string {
     } else out.push(part);
   }
   return out.join("/");
+}
+
+/** The paths that share the most folders with `from`, then the shortest (several when tied), in path order. */
+function closestTo(paths: readonly string[], from: string): string[] {
+  if (paths.length <= 1) return [...paths];
+  const score = (p: string): number => commonPrefixDirs(p, from) * 1000 - p.length;
+  const best = Math.max(...paths.map(score));
+  return paths.filter((p) => score(p) === best).sort();
 }
 
 function commonPrefixDirs(a: string, b: string): number {

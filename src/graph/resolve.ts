@@ -1,4 +1,5 @@
 import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
+import { lastSegment, scopeSegments } from "../core/cxx-names.js";
 import { isInclude, languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
 import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "../store/types.js";
 
@@ -91,6 +92,8 @@ export class Resolver {
   readonly #fallbacks = new Map<string, Found | null>();
   /** The files a C/C++ file includes, transitively. */
   readonly #included = new Map<string, ReadonlySet<string>>();
+  /** C/C++ lookups by qualified name (see #qualifiedAs). */
+  readonly #qualified = new Map<string, SymbolRef[]>();
 
   constructor(source: ResolveSource) {
     this.#src = source;
@@ -135,11 +138,11 @@ export class Resolver {
   #resolveCallIn(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, receiver: string, callee: string): Found | null {
     const family = languageFamily(language);
     if (callee.endsWith("!")) return this.#byName(path, callee.slice(0, -1), "macro", family);
-    if (family === "c" && receiver.endsWith("::")) return this.#scoped(path, language, symbols, caller, receiver.slice(0, -2), callee);
+    if (family === "c" && receiver.endsWith("::")) return this.#scoped(path, language, symbols, receiver.slice(0, -2), callee);
     if (receiver === "") {
       if (family !== "c") return this.#plain(path, language, symbols, caller, callee) ?? this.#byName(path, callee, "top", family);
-      const scope = symbols[caller]?.qualifiedName ?? "";
-      const visible = (found: Found | null): Found | null => (found ? this.#visibleFrom(found, scope) : null);
+      const scopes = [symbols[caller]?.qualifiedName ?? "", ...this.#usedNamespaces(path)];
+      const visible = (found: Found | null): Found | null => (found ? this.#visibleFrom(found, scopes) : null);
       return visible(this.#plain(path, language, symbols, caller, callee)) ?? visible(this.#byName(path, callee, "top", family));
     }
     const cls = this.#enclosingClass(path, language, symbols, caller);
@@ -265,7 +268,7 @@ export class Resolver {
     const language = this.#src.language(path);
     if (languageFamily(language) === "c") {
       // Declared in no class body the index holds, defined outside one (`void Foo::run() {…}`).
-      const outside = this.#qualifiedAs(`${cls.name}.${name}`, name, (s) => s.kind === "method");
+      const outside = this.#qualifiedAs(`${cls.name}.${name}`, name, "method");
       if (outside.length > 0) return { refs: outside, how: "receiver" };
     }
     if (language === "go" || language === "rust") {
@@ -397,14 +400,20 @@ export class Resolver {
   #fromIncludes(path: string, name: string): Found | null {
     this.#refs.add(name);
     const included = this.#includedBy(path);
+    // Found or not, the answer read these files' includes: one may come to include another.
+    for (const file of included) this.#deps.add(file);
     const refs: SymbolRef[] = [];
     for (const file of this.#src.definers(name)) {
       if (file === path || !included.has(file)) continue;
       for (const i of topLevelNamed(this.#src.symbols(file), name, "c")) refs.push([file, i]);
     }
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
-    for (const file of included) this.#deps.add(file);
     return { refs, how: "import" };
+  }
+
+  /** The namespaces a C++ file's `using namespace` directives open. */
+  #usedNamespaces(path: string): string[] {
+    return this.#src.imports(path).filter((imp) => imp.kind === "using").map((imp) => scopeSegments(imp.module).join("."));
   }
 
   /**
@@ -412,11 +421,12 @@ export class Resolver {
    * inside that namespace (`printf()` in a test is the C library's, not `fmt::printf`). Types and
    * macros are left as they are (a type is looked up for a scope, a macro knows no namespace).
    */
-  #visibleFrom(found: Found, scope: string): Found | null {
+  #visibleFrom(found: Found, scopes: readonly string[]): Found | null {
     const refs = found.refs.filter(([file, i]) => {
       const s = this.#src.symbols(file)[i];
       if (!s || s.kind !== "function" || s.qualifiedName === s.name) return true;
-      return `${scope}.`.startsWith(s.qualifiedName.slice(0, -s.name.length));
+      const namespace = s.qualifiedName.slice(0, -s.name.length);
+      return scopes.some((scope) => `${scope}.`.startsWith(namespace));
     });
     if (refs.length === found.refs.length) return found;
     if (refs.length === 0) return null;
@@ -454,34 +464,47 @@ export class Resolver {
    * (`Foo::make()`), otherwise a function of that namespace (`detail::parse()`). The standard
    * library's (`std::move`) are never the repository's.
    */
-  #scoped(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, scope: string, callee: string): Found | null {
-    if (scope === "std" || scope.startsWith("std::") || scope === "") return null;
-    const last = bareTypeName(scope);
-    const type = this.#type(path, language, symbols, caller, last);
+  #scoped(path: string, language: Language, symbols: readonly SymbolInfo[], scope: string, callee: string): Found | null {
+    if (scope === "std" || scope.startsWith("std::")) return null;
+    if (scope === "") {
+      // `::flush()`: a function of no namespace and no class.
+      const refs = this.#qualifiedAs(callee, callee, "any").filter(([file, i]) => this.#src.symbols(file)[i]?.qualifiedName === callee);
+      return refs.length === 0 || refs.length > MAX_CANDIDATES ? null : { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
+    }
+    const last = lastSegment(scope);
+    // Looked up from file level: the caller's class is no scope for `detail::` or `Foo::`.
+    const type = this.#type(path, language, symbols, -1, last);
     if (type) {
       const found = this.#method(type, callee, 0, new Set());
       if (found) return { refs: found.refs, how: found.how === "hierarchy" ? "hierarchy" : "receiver" };
     }
-    const refs = this.#qualifiedAs(`${last}.${callee}`, callee, () => true);
+    const refs = this.#qualifiedAs(`${last}.${callee}`, callee, "any");
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     return { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
   }
 
   /**
    * C/C++ symbols named `name` whose qualified name ends with `qualified` (`Foo.get` finds
-   * `fmt.Foo.get` too), that `accept` takes; definitions rather than declarations when both exist.
+   * `fmt.Foo.get` too), of the kind asked (`any`, `method`, or a declaration's own kind for its
+   * definitions); definitions rather than declarations when both exist. Memoised per resolver.
    */
-  #qualifiedAs(qualified: string, name: string, accept: (s: SymbolInfo) => boolean): SymbolRef[] {
+  #qualifiedAs(qualified: string, name: string, want: "any" | "method" | { definitionOf: SymbolKind }): SymbolRef[] {
     this.#refs.add(name);
-    const defs: SymbolRef[] = [];
-    const decls: SymbolRef[] = [];
-    for (const file of this.#src.definers(name)) {
-      if (languageFamily(this.#src.language(file)) !== "c") continue;
-      this.#src.symbols(file).forEach((s, i) => {
-        if (s.name === name && accept(s) && sameQualified(s.qualifiedName, qualified)) (s.decl ? decls : defs).push([file, i]);
-      });
+    const key = `${typeof want === "string" ? want : `def:${want.definitionOf}`}\u0000${qualified}\u0000${name}`;
+    let refs = this.#qualified.get(key);
+    if (!refs) {
+      const accept = (s: SymbolInfo): boolean =>
+        want === "any" ? true : want === "method" ? s.kind === "method" : !s.decl && s.kind === want.definitionOf;
+      const defs: SymbolRef[] = [];
+      const decls: SymbolRef[] = [];
+      for (const file of this.#src.definers(name)) {
+        if (languageFamily(this.#src.language(file)) !== "c") continue;
+        this.#src.symbols(file).forEach((s, i) => {
+          if (s.name === name && accept(s) && sameQualified(s.qualifiedName, qualified)) (s.decl ? decls : defs).push([file, i]);
+        });
+      }
+      this.#qualified.set(key, (refs = defs.length > 0 ? defs : decls));
     }
-    const refs = defs.length > 0 ? defs : decls;
     for (const [file] of refs) this.#deps.add(file);
     return refs;
   }
@@ -500,8 +523,8 @@ export class Resolver {
     const kept: SymbolRef[] = [];
     for (const ref of decls) {
       const s = symbolOf(ref)!;
-      const own = defs.some((d) => sameQualified(symbolOf(d)!.qualifiedName, s.qualifiedName));
-      const elsewhere = own ? [] : this.#qualifiedAs(s.qualifiedName, s.name, (d) => !d.decl);
+      const own = defs.some((d) => symbolOf(d)!.kind === s.kind && sameQualified(symbolOf(d)!.qualifiedName, s.qualifiedName));
+      const elsewhere = own ? [] : this.#qualifiedAs(s.qualifiedName, s.name, { definitionOf: s.kind });
       if (own) continue;
       if (elsewhere.length === 0 || elsewhere.length > MAX_CANDIDATES) kept.push(ref);
       for (const d of elsewhere) if (!seen.has(`${d[0]}#${d[1]}`)) {
@@ -534,8 +557,9 @@ export class Resolver {
 }
 
 function bind(scope: Scope, language: Language, imp: ImportInfo, files: string[], modules: ModuleResolver, from: string): void {
-  // An include binds no name of its own: its names are looked up through the files it brings.
-  if (isInclude(imp)) return;
+  // An include binds no name of its own: its names are looked up through the files it brings;
+  // `using namespace` opens a namespace, not a file.
+  if (isInclude(imp) || imp.kind === "using") return;
   const moduleFiles = (module: string): string[] => modules.resolve(from, language, { ...imp, module, names: [] });
   if (imp.alias) scope.bindings.set(imp.alias, { kind: "module", files: imp.names.length === 0 ? files : moduleFiles(imp.module) });
   if (imp.names.length === 0 && !imp.alias) {
@@ -596,12 +620,6 @@ function sameQualified(a: string, b: string): boolean {
   return a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
 }
 
-/** `a::b::Foo<T>` -> `Foo`. */
-function bareTypeName(scope: string): string {
-  const bare = scope.replace(/<[\s\S]*$/, "");
-  const at = bare.lastIndexOf("::");
-  return at < 0 ? bare : bare.slice(at + 2);
-}
 
 function dedupe(refs: SymbolRef[]): SymbolRef[] {
   const seen = new Set<string>();

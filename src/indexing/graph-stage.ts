@@ -147,7 +147,8 @@ function definedNames(symbols: readonly SymbolInfo[]): string[] {
 /** A hash of what resolving other files reads of this one: its symbols without lines, and its imports. */
 function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[]): string {
   const hash = createHash("sha1");
-  for (const s of symbols) hash.update(`${s.name}\u0000${s.qualifiedName}\u0000${s.kind}\u0000${s.parent}\u0000${s.bases?.join(",") ?? ""}\n`);
+  // A prototype that becomes a definition changes what C/C++ calls resolve to.
+  for (const s of symbols) hash.update(`${s.name}\u0000${s.qualifiedName}\u0000${s.kind}\u0000${s.parent}\u0000${s.bases?.join(",") ?? ""}${s.decl ? "\u0000decl" : ""}\n`);
   hash.update("\u0001");
   for (const i of imports) hash.update(`${i.module}\u0000${i.kind}\u0000${i.alias}\u0000${i.names.map((n) => `${n.name} ${n.alias}`).join(",")}\n`);
   return hash.digest("hex");
@@ -160,7 +161,7 @@ function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[])
  */
 function repoLayout(store: IndexStore, root: string): RepoLayout {
   const packages = new Map<string, string>();
-  const includeDirs: string[][] = [];
+  const includeDirs: Array<{ scope: string; dirs: string[] }> = [];
   const files = new RepoFiles(root);
   for (const path of store.allPaths()) {
     const build = isBuildFile(path);
@@ -168,9 +169,11 @@ function repoLayout(store: IndexStore, root: string): RepoLayout {
     const text = record ? files.readIndexed(record) : null;
     if (text === null) continue;
     if (build) {
+      // A build file's folders serve the files under it (CMake's directory scope); a compilation
+      // database's, every file, before the others.
       const dirs = includeDirsOf(path, text, root);
-      if (path.endsWith("compile_commands.json")) includeDirs.unshift(dirs);
-      else includeDirs.push(dirs);
+      if (path.endsWith("compile_commands.json")) includeDirs.unshift({ scope: "", dirs });
+      else if (dirs.length > 0) includeDirs.push({ scope: dirOf(path), dirs });
       continue;
     }
     try {
@@ -183,7 +186,7 @@ function repoLayout(store: IndexStore, root: string): RepoLayout {
       // Not JSON (a template, a fixture): not a package.
     }
   }
-  return { packages, includeDirs: [...new Set(includeDirs.flat())] };
+  return { packages, includeDirs };
 }
 
 function isPackageJson(path: string): boolean {
@@ -196,14 +199,18 @@ function depth(dir: string): number {
 
 /** The graph of a stored file and what others read of it, or null when it is gone or has no parse. */
 function resolveStored(store: IndexStore, resolver: Resolver, path: string): { graph: FileGraph; defined: DefinedShape } | null {
-  // The record's language: a `.h` header is C or C++ by its repository (see headerLanguage).
-  const language = languageOf(path) === null ? null : store.file(path)?.language;
+  const language = parsedLanguage(store, path);
   const parsed = language ? store.parse.parsed(path) : undefined;
   if (!language || !parsed) return null;
   return {
     graph: resolver.resolveFile(path, language, parsed),
     defined: { names: definedNames(parsed.symbols), shape: shapeOf(parsed.symbols, parsed.imports) },
   };
+}
+
+/** The language a file was parsed as: its record's (a `.h` header is C or C++ by its repository, see headerLanguage). */
+function parsedLanguage(store: IndexStore, path: string): Language | null {
+  return languageOf(path) === null ? null : store.file(path)?.language ?? null;
 }
 
 /** A file's graph as stored, with its links weighted for PageRank. */
@@ -240,7 +247,7 @@ function storeSource(store: IndexStore, modules: ModuleResolver): ResolveSource 
     },
     language(path) {
       let l = languages.get(path);
-      if (l === undefined) languages.set(path, (l = languageOf(path) === null ? null : store.file(path)?.language ?? null));
+      if (l === undefined) languages.set(path, (l = parsedLanguage(store, path)));
       return l;
     },
     definers(name) {

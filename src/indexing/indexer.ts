@@ -230,6 +230,7 @@ async function parseAndCommit(
   signal: AbortSignal | undefined,
 ): Promise<ParseCounts> {
   const counts: ParseCounts = { parsed: 0, touched: 0, skippedOnRead: 0, skipped: {}, warnings: [] };
+  const warned = new Set<string>();
   const reads = plan.read;
   if (plan.remove.length > 0) await store.writeBatch([], plan.remove);
   if (reads.length === 0) return counts;
@@ -266,7 +267,11 @@ async function parseAndCommit(
     }
     tally(updates);
     // A grammar that cannot load warns from every batch in the same words: once is enough.
-    for (const w of warnings) if (!counts.warnings.includes(w)) counts.warnings.push(w);
+    for (const w of warnings) {
+      if (warned.has(w)) continue;
+      warned.add(w);
+      counts.warnings.push(w);
+    }
     done += files;
     emit({ stage: "parse", done, total: reads.length, batch: files });
   };

@@ -256,8 +256,13 @@ int StripeGateway::charge(int cents) {
 }  // namespace shop
 `,
   "src/util.cpp": '#include "shop/util.h"\nnamespace shop::util {\nint retry(int times) { return times > 0 ? times : 1; }\n}\n',
+  "include/shop/log.h": "#pragma once\nvoid flush(void);\nstruct Buffer { void flush(); };\n",
+  "src/log.cpp": '#include "shop/log.h"\nvoid flush(void) {}\nvoid Buffer::flush() { ::flush(); }\n',
+  "src/tool.cpp": '#include "shop/util.h"\nusing namespace shop::util;\nint tool() { return retry(2); }\n',
   "src/main.cpp": `#include <shop/gateway.h>
+#include "shop/log.h"
 int main() {
+  flush();
   auto* g = shop::Gateway::create();
   shop::StripeGateway s;
   return s.charge(5) + g->send("x") + std::move(1);

@@ -233,17 +233,24 @@ describe("call resolution: C++", () => {
   it("resolves namespace-qualified and static calls, never the standard library's", async () => {
     expect(calleeEdges(await engine().callees("Gateway.send"))).toEqual(["src/util.cpp:shop.util.retry unique"]);
     expect(calleeEdges(await engine().callees("Gateway.create"))).toEqual(["include/shop/gateway.h:shop.StripeGateway import"]);
-    expect(calleeEdges(await engine().callees("main"))).toEqual([
+    expect(calleeEdges(await engine().callees("main")).slice(1)).toEqual([
       "src/gateway.cpp:shop.Gateway.create receiver",
       "src/gateway.cpp:shop.Gateway.send unique",
       "src/gateway.cpp:shop.StripeGateway.charge unique",
     ]);
     expect(calleeEdges(await engine().callees("outside"))).toEqual([]);
+    // `using namespace shop::util;` opens it.
+    expect(calleeEdges(await engine().callees("tool"))).toEqual(["src/util.cpp:shop.util.retry import"]);
+  });
+
+  it("takes a prototype to the function that defines it, never to a method of the same name", async () => {
+    expect(calleeEdges(await engine().callees("main"))[0]).toBe("src/log.cpp:flush import");
+    expect(callerEdges(await engine().callers("Buffer.flush"))).toEqual([]);
   });
 
   it("finds callers of a method declared in its class and defined outside it", async () => {
     expect(callerEdges(await engine().callers("Gateway.send"))).toEqual(["src/gateway.cpp:shop.StripeGateway.charge hierarchy", "src/main.cpp:main unique"]);
-    expect((await engine().related("src/main.cpp")).imports).toEqual(["include/shop/gateway.h"]);
+    expect((await engine().related("src/main.cpp")).imports).toEqual(["include/shop/gateway.h", "include/shop/log.h"]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { CallSite, ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
 import type { Grammar, TSNode } from "./grammars.js";
 import { extractApiFacts, mentionsHttp } from "./api/index.js";
+import { scopeSegments, withoutTemplateArgs } from "../../core/cxx-names.js";
 import { blankAttributeMacros } from "./c-macros.js";
 import { decodeImport } from "./imports.js";
 
@@ -48,7 +49,8 @@ interface Def {
  * runs the same in a worker thread and in a test.
  */
 export function extractFile(grammar: Grammar, language: Language, source: string): ParsedFile {
-  const root = grammar.parse(language === "c" || language === "cpp" ? blankAttributeMacros(source) : source);
+  const c = isC(language);
+  const root = grammar.parse(c ? blankAttributeMacros(source, language as "c" | "cpp") : source);
   const defs = new Map<number, Def>();
   const calls: Array<{ at: number; callee: string; receiver: string }> = [];
   const imports: ImportInfo[] = [];
@@ -61,6 +63,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
     let name = "";
     let recv = "";
     let decl = false;
+    let captured: "name" | "declarator" | "" = "";
     let callee = "";
     let calleeAt = 0;
     let receiver = "";
@@ -75,12 +78,16 @@ export function extractFile(grammar: Grammar, language: Language, source: string
       } else if (cap === "call" || cap === "import" || cap === "require") {
         what = cap;
         main = node;
-      } else if (cap === "name") name = node.text;
+      } else if (cap === "name") {
+        name = node.text;
+        captured = "name";
+      }
       else if (cap === "recv") recv = node.text;
       else if (cap === "declarator") {
         const named = declaratorName(node);
         name = named?.name ?? "";
         recv = named?.scope ?? "";
+        captured = "declarator";
       } else if (cap === "callee") {
         callee = node.text;
         calleeAt = node.startIndex;
@@ -88,10 +95,10 @@ export function extractFile(grammar: Grammar, language: Language, source: string
       else if (cap === "receiver") receiver = node.text;
       else if (cap === "qualified") {
         // `a::Foo::make<T>()`: callee `make`, and the scope as receiver, told from an object by its `::`.
-        const name = withoutTemplateArgs(node.text);
-        const at = name.lastIndexOf("::");
-        callee = name.slice(at + 2);
-        receiver = at > 0 ? `${name.slice(0, at)}::` : "";
+        const segments = scopeSegments(node.text);
+        callee = segments.pop() ?? "";
+        // `::flush()` is the global namespace's: its scope is empty, and still a scope.
+        receiver = segments.length > 0 ? `${clip(segments.join("::"), MAX_RECEIVER - 2)}::` : node.text.trimStart().startsWith("::") ? "::" : "";
         calleeAt = node.startIndex;
       }
       else if (cap === "source") source_ = node.text;
@@ -106,7 +113,8 @@ export function extractFile(grammar: Grammar, language: Language, source: string
         const body = main.childForFieldName("type");
         if (body) typedefBodies.add(body.id);
       }
-      const scoped = (language === "c" || language === "cpp") && !recv ? splitScope(name) : null;
+      // A C++ class or namespace named with its scope (`struct Foo::Bar`, `namespace a::b`).
+      const scoped = c && captured === "name" ? splitScope(name) : null;
       defs.set(main.id, {
         node: main,
         name: kind === "impl" ? bareTypeName(name) : scoped ? scoped.name : name,
@@ -160,7 +168,9 @@ function buildSymbols(
   const starts: number[] = [];
   const ends: number[] = [];
   const stack: number[] = [];
-  const c = language === "c" || language === "cpp";
+  const c = isC(language);
+  // An out-of-class definition scoped by a namespace of this file is a function (`void llvm::f()`), not a method.
+  const namespaces = new Set(c ? defs.filter((d) => d.kind === "module").map((d) => d.name) : []);
   for (const def of defs) {
     const { node } = def;
     while (stack.length > 0 && ends[stack[stack.length - 1]!]! < node.endIndex) stack.pop();
@@ -175,11 +185,12 @@ function buildSymbols(
     let kind = def.kind;
     if (kind === "function" && parentSym && CONTAINERS.has(parentSym.kind)) kind = "method";
     // `int Foo::get() {…}` defines a method of Foo outside its class, qualified by its namespaces.
-    if (kind === "function" && def.recv && c) kind = "method";
+    const scope = c ? scopeSegments(def.recv) : [];
+    if (kind === "function" && scope.length > 0 && !namespaces.has(scope[scope.length - 1]!)) kind = "method";
     const qualifier = !def.recv
       ? parentSym?.qualifiedName ?? ""
       : c
-        ? [parentSym?.qualifiedName ?? "", ...def.recv.split("::").map(bareTypeName)].filter((q) => q !== "").join(".")
+        ? [parentSym?.qualifiedName ?? "", ...scope].filter((q) => q !== "").join(".")
         : bareTypeName(def.recv);
     const anchor = outerNode(node);
     const bases = kind === "class" || kind === "interface" || (c && kind === "struct") ? basesOf(node) : [];
@@ -332,7 +343,7 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
   const scopes: string[] = [];
   for (let depth = 0; n?.type === "qualified_identifier" && depth < 8; depth++) {
     const scope = n.childForFieldName("scope");
-    if (scope) scopes.push(scope.text);
+    if (scope) scopes.push(withoutTemplateArgs(scope.text));
     n = n.childForFieldName("name");
   }
   if (n?.type === "template_function") n = n.childForFieldName("name");
@@ -340,23 +351,15 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
   return { name: n.text, scope: scopes.join("::") };
 }
 
-/** `a::f<std::vector<int>>` -> `a::f`: template arguments at the end of a name, balanced, dropped. */
-function withoutTemplateArgs(name: string): string {
-  if (!name.endsWith(">")) return name;
-  let depth = 0;
-  for (let i = name.length - 1; i >= 0; i--) {
-    if (name[i] === ">") depth++;
-    else if (name[i] === "<" && --depth === 0) return name.slice(0, i).trimEnd();
-  }
-  return name;
+/** A C++ name written with its scope (`Foo::Bar`, `a::b` of a nested namespace, `formatter<T>`), split. */
+function splitScope(name: string): { name: string; scope: string } {
+  const segments = scopeSegments(name);
+  const last = segments.pop() ?? name;
+  return { name: last, scope: segments.join("::") };
 }
 
-/** A C++ name written with its scope (`Foo::Bar`, `a::b` of a nested namespace), split; null when it has none. */
-function splitScope(name: string): { name: string; scope: string } | null {
-  const bare = name.replace(/<[\s\S]*$/, "");
-  const at = bare.lastIndexOf("::");
-  if (at < 0) return bare === name ? null : { name: bare, scope: "" };
-  return { name: bare.slice(at + 2), scope: bare.slice(0, at) };
+function isC(language: Language): boolean {
+  return language === "c" || language === "cpp";
 }
 
 function calleeName(node: TSNode, captured: string): string {

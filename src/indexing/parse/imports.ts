@@ -149,8 +149,15 @@ function rustImport(node: TSNode, line: number): ImportInfo[] {
   return [...byModule].map(([module, names]) => imp(module, names, "", "import", line));
 }
 
-/** `#include "local.h"` (an `include`) or `#include <vector>` (a `system` include); not `#include MACRO`. */
+/**
+ * `#include "local.h"` (an `include`) or `#include <vector>` (a `system` include), not `#include
+ * MACRO`; and C++'s `using namespace a::b;`.
+ */
 function includeDirective(node: TSNode, line: number): ImportInfo[] {
+  if (node.type === "using_declaration") {
+    const namespace = node.namedChildren[0]?.text.replace(/\s+/g, "") ?? "";
+    return namespace ? [imp(namespace, [], "", "using", line)] : [];
+  }
   const path = node.childForFieldName("path");
   if (path?.type === "string_literal") {
     const content = path.namedChildren.find((c) => c.type === "string_content")?.text ?? "";

@@ -161,6 +161,7 @@ const CPP = `${C_COMMON}
   (qualified_identifier) @qualified
   (template_function name: (identifier) @callee)]) @call
 (new_expression type: (_) @callee) @call
+(using_declaration "namespace") @import
 `;
 
 export const QUERIES: Readonly<Record<Language, string>> = {

@@ -192,6 +192,7 @@ class Gateway : public Base<T>, private Logger {
   int send(const T& body) const;
   static Gateway* create() { return new Gateway(1); }
   bool operator==(const Gateway& other) const;
+  bool operator<(const Gateway& other) const;
 };
 
 enum class Mode { Test, Live };
@@ -214,6 +215,9 @@ int Gateway<T>::send(const T& body) const {
 }
 
 }  // namespace shop::pay
+
+template <>
+int shop::pay::Gateway<std::map<int, x::Y>>::send(const std::map<int, x::Y>& body) const { return 0; }
 `,
 };
 
@@ -435,15 +439,16 @@ describe("extraction per language (through the index)", () => {
   it("c++: namespaces, templates, classes with bases, in-class declarations, out-of-class methods, qualified calls", () => {
     const h = parsed("cpp/shop.hpp");
     expect(symbols(h)).toEqual([
-      ["module", "shop.pay", 5, 21, null],
-      ["class", "shop.pay.Gateway", 8, 16, "shop.pay"],
+      ["module", "shop.pay", 5, 22, null],
+      ["class", "shop.pay.Gateway", 8, 17, "shop.pay"],
       ["method", "shop.pay.Gateway.Gateway", 11, 11, "shop.pay.Gateway"],
       ["method", "shop.pay.Gateway.~Gateway", 12, 12, "shop.pay.Gateway"],
       ["method", "shop.pay.Gateway.send", 13, 13, "shop.pay.Gateway"],
       ["method", "shop.pay.Gateway.create", 14, 14, "shop.pay.Gateway"],
       ["method", "shop.pay.Gateway.operator==", 15, 15, "shop.pay.Gateway"],
-      ["enum", "shop.pay.Mode", 18, 18, "shop.pay"],
-      ["type", "shop.pay.Id", 19, 19, "shop.pay"],
+      ["method", "shop.pay.Gateway.operator<", 16, 16, "shop.pay.Gateway"],
+      ["enum", "shop.pay.Mode", 19, 19, "shop.pay"],
+      ["type", "shop.pay.Id", 20, 20, "shop.pay"],
     ]);
     expect(h.symbols[1]).toMatchObject({ signature: "class Gateway : public Base<T>, private Logger", doc: "A payment gateway.", bases: ["Base", "Logger"] });
     expect(h.symbols[4]).toMatchObject({ signature: "int send(const T& body) const", decl: true });
@@ -455,6 +460,8 @@ describe("extraction per language (through the index)", () => {
       ["module", "shop.pay", 4, 15, null],
       ["method", "shop.pay.Gateway.Gateway", 6, 6, "shop.pay"],
       ["method", "shop.pay.Gateway.send", 8, 13, "shop.pay"],
+      // Template arguments, `::` and all, are no part of the qualified name.
+      ["method", "shop.pay.Gateway.send", 17, 18, null],
     ]);
     expect(calls(cpp)).toEqual([
       ["shop.pay.Gateway.send", "size", "body", 10],
