@@ -52,7 +52,7 @@ function parseOne(grammars: GrammarSource, files: RepoFiles, task: ParseTask, fi
     return skip("undecodable");
   }
   const shape = lineShape(text);
-  if (shape.longest > limits.maxLineChars || (text.length > 4096 && text.length / shape.lines > limits.maxMeanLineChars)) {
+  if (shape.longest > limits.maxLineChars || (text.length > 4096 && text.length / shape.lines > limits.maxMeanLineChars) || isNumericData(text)) {
     return skip("generated");
   }
   let parsed = null;
@@ -99,6 +99,22 @@ function withoutApi(parsed: ParsedFile): ParsedFile {
   if (!parsed.api) return parsed;
   const { api: _api, ...rest } = parsed;
   return rest;
+}
+
+/**
+ * Whether a text is an array of numbers (an image or a table compiled in, `0x00, 0xff, …`): nothing
+ * an agent reads, and tree-sitter's C++ error recovery took 13 s on 196 KB of it.
+ */
+function isNumericData(text: string): boolean {
+  if (text.length < 16 * 1024) return false;
+  const sample = text.length > 256 * 1024 ? text.slice(0, 128 * 1024) + text.slice(-128 * 1024) : text;
+  let data = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    // Digits, a-f/A-F, x, commas, spaces, newlines, tabs.
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70) || c === 120 || c === 88 || c === 44 || c === 32 || c === 10 || c === 9 || c === 13) data++;
+  }
+  return data / sample.length > 0.95;
 }
 
 /** Line count (a final newline does not start a line) and the longest line, in characters. */
