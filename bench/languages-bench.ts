@@ -71,6 +71,8 @@ for (const record of records) {
     r.edges.push(`${record.path}:${row.line} ${caller} → ${file}:${symbolName(file, symbol)} (${how}${row.count > 1 ? `, 1 of ${row.count}` : ""})`);
   });
   parsed.imports.forEach((imp, i) => {
+    // `using namespace` names a namespace, never a file.
+    if (imp.kind === "using") return;
     const hit = (graph.imports[i]?.targets.length ?? 0) > 0;
     if (imp.kind === "system") {
       r.system++;
