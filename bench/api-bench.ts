@@ -19,24 +19,13 @@ import type { Language } from "../src/core/types.js";
 import { extractApiFacts, mentionsHttp } from "../src/indexing/parse/api/index.js";
 import { extractFile, lineIndex } from "../src/indexing/parse/extract.js";
 import { Grammars } from "../src/indexing/parse/grammars.js";
-import { IndexStore } from "../src/store/store.js";
-import { benchArgs } from "./args.js";
+import { benchArgs, openIndexOrExit } from "./args.js";
 
 const opt = benchArgs("api-bench --repo DIR [--runs N] [--out FILE]", ["repo"]);
 const root = opt("repo")!;
 const runs = Number(opt("runs", "3"));
 
-const noIndex = (why: string): never => {
-  process.stderr.write(`api-bench: ${why}: run \`ctxsmith index ${root}\` first\n`);
-  process.exit(2);
-};
-let opened: IndexStore | null = null;
-try {
-  opened = IndexStore.openForRead(join(root, ".contextsmith"));
-} catch (error) {
-  noIndex((error as Error).message);
-}
-const store = opened ?? noIndex(`no index in ${root}`);
+const store = openIndexOrExit("api-bench", root);
 const records = [...store.allFiles()].filter((f) => !f.skipped && f.language !== null);
 await store.close();
 const sources = records.map((f) => ({ path: f.path, language: f.language!, text: readFileSync(join(root, f.path), "utf8") }));

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { IndexStore } from "../src/store/store.js";
 
 /** The command-line options of a benchmark script: `--name value` pairs. */
 export function benchArgs(usage: string, required: string[]): (name: string, fallback?: string) => string | undefined {
@@ -12,6 +14,21 @@ export function benchArgs(usage: string, required: string[]): (name: string, fal
     process.exit(2);
   }
   return opt;
+}
+
+/** The index of `root`, opened to read; without one, the script says how to make it and exits. */
+export function openIndexOrExit(tool: string, root: string): IndexStore {
+  const noIndex = (why: string): never => {
+    process.stderr.write(`${tool}: ${why}: run \`ctxsmith index ${root}\` first\n`);
+    process.exit(2);
+  };
+  let opened: IndexStore | null = null;
+  try {
+    opened = IndexStore.openForRead(join(root, ".contextsmith"));
+  } catch (error) {
+    noIndex((error as Error).message);
+  }
+  return opened ?? noIndex(`no index in ${root}`);
 }
 
 /**

@@ -17,25 +17,14 @@ import type { Language, ParsedFile } from "../src/core/types.js";
 import { forEachCall, RESOLUTIONS } from "../src/graph/codec.js";
 import { extractFile } from "../src/indexing/parse/extract.js";
 import { Grammars } from "../src/indexing/parse/grammars.js";
-import { IndexStore } from "../src/store/store.js";
-import { benchArgs } from "./args.js";
+import { benchArgs, openIndexOrExit } from "./args.js";
 
 const opt = benchArgs("languages-bench --repo DIR [--runs N] [--sample N] [--out FILE]", ["repo"]);
 const root = opt("repo")!;
 const runs = Number(opt("runs", "3"));
 const sampleSize = Number(opt("sample", "8"));
 
-const noIndex = (why: string): never => {
-  process.stderr.write(`languages-bench: ${why}: run \`ctxsmith index ${root}\` first\n`);
-  process.exit(2);
-};
-let opened: IndexStore | null = null;
-try {
-  opened = IndexStore.openForRead(join(root, ".contextsmith"));
-} catch (error) {
-  noIndex((error as Error).message);
-}
-const store = opened ?? noIndex(`no index in ${root}`);
+const store = openIndexOrExit("languages-bench", root);
 
 interface Resolution {
   files: number;
