@@ -395,12 +395,12 @@ export class Resolver {
 
   /**
    * A C/C++ name from the file's includes, followed transitively: every file they bring defines
-   * names for it. The files read on the way are dependencies (one may come to include another).
+   * names for it. Found or not, the files read on the way are dependencies (one may come to
+   * include another).
    */
   #fromIncludes(path: string, name: string): Found | null {
     this.#refs.add(name);
     const included = this.#includedBy(path);
-    // Found or not, the answer read these files' includes: one may come to include another.
     for (const file of included) this.#deps.add(file);
     const refs: SymbolRef[] = [];
     for (const file of this.#src.definers(name)) {

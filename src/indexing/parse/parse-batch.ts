@@ -108,13 +108,17 @@ function withoutApi(parsed: ParsedFile): ParsedFile {
 function isNumericData(text: string): boolean {
   if (text.length < 16 * 1024) return false;
   const sample = text.length > 256 * 1024 ? text.slice(0, 128 * 1024) + text.slice(-128 * 1024) : text;
+  // Of what is not white space (a deeply indented file is mostly spaces), the share that is digits,
+  // a-f/A-F, x and commas.
   let data = 0;
+  let visible = 0;
   for (let i = 0; i < sample.length; i++) {
     const c = sample.charCodeAt(i);
-    // Digits, a-f/A-F, x, commas, spaces, newlines, tabs.
-    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70) || c === 120 || c === 88 || c === 44 || c === 32 || c === 10 || c === 9 || c === 13) data++;
+    if (c === 32 || c === 10 || c === 9 || c === 13) continue;
+    visible++;
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70) || c === 120 || c === 88 || c === 44) data++;
   }
-  return data / sample.length > 0.95;
+  return visible >= 8 * 1024 && data / visible > 0.95;
 }
 
 /** Line count (a final newline does not start a line) and the longest line, in characters. */
