@@ -29,6 +29,21 @@ const PARSED: Readonly<Record<string, Language>> = {
   ".ipp": "cpp",
   ".tpp": "cpp",
   ".inl": "cpp",
+  ".cs": "csharp",
+  ".rb": "ruby",
+  ".rake": "ruby",
+  ".gemspec": "ruby",
+  ".ru": "ruby",
+  ".sh": "bash",
+  ".bash": "bash",
+};
+
+/** Extension-less files in a parsed language, by exact base name. */
+const PARSED_NAMES: Readonly<Record<string, Language>> = {
+  Rakefile: "ruby",
+  Gemfile: "ruby",
+  Guardfile: "ruby",
+  Vagrantfile: "ruby",
 };
 
 /**
@@ -39,16 +54,16 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   ".md", ".mdx", ".rst", ".txt", ".adoc",
   ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".xml", ".gradle",
   ".html", ".htm", ".css", ".scss", ".less", ".vue", ".svelte",
-  ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat",
-  ".m", ".mm", ".cs", ".fs",
-  ".rb", ".php", ".pl", ".pm", ".lua", ".r", ".jl", ".scala", ".kt", ".kts", ".swift", ".dart",
+  ".zsh", ".fish", ".ps1", ".bat",
+  ".m", ".mm", ".fs",
+  ".php", ".pl", ".pm", ".lua", ".r", ".jl", ".scala", ".kt", ".kts", ".swift", ".dart",
   ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".clj", ".elm", ".zig", ".nim", ".sql", ".graphql",
   ".proto", ".thrift", ".tf", ".hcl", ".pyx", ".pxd", ".cmake", ".mk",
 ]);
 
 /** Extension-less files worth indexing, by exact base name. */
 const TEXT_NAMES: ReadonlySet<string> = new Set([
-  "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Rakefile", "Gemfile", "Jenkinsfile", "Procfile", "CMakeLists.txt",
+  "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Jenkinsfile", "Procfile", "CMakeLists.txt",
   "README", "LICENSE", "CHANGELOG", "CHANGES", "AUTHORS", "CONTRIBUTING", "NOTICE",
 ]);
 
@@ -69,7 +84,7 @@ export function isReleaseNotesPath(path: string): boolean {
 }
 
 /** Code without a grammar here, and images and archives: a release-notes name captures neither. */
-const CODE_TEXT = /\.(?:m|mm|cs|fs|rb|php|pl|pm|lua|r|jl|scala|kt|kts|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|sh|bash|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
+const CODE_TEXT = /\.(?:m|mm|fs|php|pl|pm|lua|r|jl|scala|kt|kts|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|zsh|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
 
 /** Lockfiles are machine-written and huge; they never help an agent. */
 const LOCKFILES: ReadonlySet<string> = new Set([
@@ -94,7 +109,7 @@ export function classifyPath(relPath: string): PathClass {
   const dot = base.lastIndexOf(".");
   const ext = dot <= 0 ? "" : base.slice(dot).toLowerCase();
   if (/\.(min|bundle)\.(js|mjs|cjs|css)$/i.test(base) || base.endsWith(".map")) return { kind: "generated" };
-  const language = PARSED[ext];
+  const language = PARSED[ext] ?? PARSED_NAMES[base];
   if (language) return { kind: "parsed", language };
   if (TEXT_EXTENSIONS.has(ext) || TEXT_NAMES.has(base)) return { kind: "text" };
   if (isReleaseNotesPath(relPath)) return { kind: "text" };
@@ -131,10 +146,14 @@ export function languageOf(relPath: string): Language | null {
   return kind.kind === "parsed" ? kind.language : null;
 }
 
-/** Whether a path holds tests (test folders, `test_*.py`, `*_test.go`, `*.spec.ts`, conftest). */
+/**
+ * Whether a path holds tests (test folders, a .NET `Foo.Tests/` project, `test_*.py`, `*_test.go`,
+ * `*.spec.ts`, `*_spec.rb`, `FooTests.cs`, conftest).
+ */
 export function isTestPath(path: string): boolean {
   const lower = path.toLowerCase();
   if (/(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils|testutils)\//.test(lower)) return true;
+  if (/\.(?:unit)?tests?\//.test(lower)) return true;
   const base = lower.slice(lower.lastIndexOf("/") + 1);
-  return /^(?:test_.*|.*_tests?\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py|.*tests?\.java)$/.test(base);
+  return /^(?:test_.*|.*_(?:tests?|spec)\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py|.*tests?\.(?:java|cs))$/.test(base);
 }

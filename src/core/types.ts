@@ -5,7 +5,7 @@
  */
 
 /** Languages parsed with tree-sitter. */
-export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp";
+export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp" | "csharp" | "ruby" | "bash";
 
 export type SymbolKind =
   | "function"
@@ -62,7 +62,10 @@ export interface ImportInfo {
   /**
    * `include` is C/C++'s `#include "local.h"` and `system` its `#include <vector>`: both bring every
    * name of the file (and of what it includes) into scope, so their `names` are `*`. `using` is
-   * C++'s `using namespace a::b;` (`module` the namespace), which names no file.
+   * C++'s `using namespace a::b;` and C#'s `using A.B;` (`module` the namespace; C#'s `using static
+   * A.B.C;` names the type's members `*`, `using X = A.B;` has the alias `X`). `require` is also
+   * Ruby's `require` (`module` as written; `require_relative` starts it with `./`) and a shell
+   * script's `source` / `.` (the path as written, a leading `$(dirname "$0")/` read as `./`).
    */
   kind: "import" | "require" | "reexport" | "include" | "system" | "using";
   line: number;

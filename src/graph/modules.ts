@@ -11,6 +11,8 @@ const GO_STD: ReadonlySet<string> = new Set([
 ]);
 /** File names that stand for their folder: a package, a JS folder module, a Rust module or crate root. */
 const FOLDER_FILES = /^(?:__init__|index|mod|lib|main)$/;
+/** The families whose folder files (see FOLDER_FILES) stand for their folder. */
+const FOLDER_FAMILIES: ReadonlySet<string> = new Set(["python", "js", "rust"]);
 
 /** The family whose files can import each other (JavaScript and TypeScript mix freely). */
 export function languageFamily(language: Language | null): string {
@@ -123,7 +125,7 @@ export class ModuleResolver {
       if (inDir) inDir.push(path);
       else this.#byDir.set(dir, [path]);
       const bare = path.replace(/(\.d)?\.[\w+]+$/, "");
-      const folderFile = FOLDER_FILES.test(stemOf(path)) && language !== "java" && language !== "go" && languageFamily(language) !== "c";
+      const folderFile = FOLDER_FILES.test(stemOf(path)) && FOLDER_FAMILIES.has(languageFamily(language));
       const module = folderFile ? dirOf(bare) : bare;
       const key = `${languageFamily(language)}:${module.slice(module.lastIndexOf("/") + 1)}`;
       const list = this.#byStem.get(key);
@@ -170,6 +172,13 @@ export class ModuleResolver {
       case "c":
       case "cpp":
         return this.#include(from, imp);
+      case "ruby":
+        return this.#ruby(from, imp.module);
+      case "bash":
+        return this.#shell(from, imp.module);
+      case "csharp":
+        // A namespace names no file: the resolver finds the files that declare it (by their symbols).
+        return [];
     }
   }
 
@@ -323,6 +332,32 @@ export class ModuleResolver {
     const key = `c:${spec.slice(spec.lastIndexOf("/") + 1).replace(/\.[\w+]+$/, "")}`;
     for (const { path } of this.#byStem.get(key) ?? []) if (path === spec || path.endsWith(`/${spec}`)) tail.push(path);
     return closestTo(tail, from).slice(0, 1);
+  }
+
+  /**
+   * Ruby's `require_relative "./x"` from the file's folder; `require "a/b"` from a load path: a
+   * `lib/` folder, the root, or any folder for a path of several segments (`require "json"` is
+   * the gem's unless the repository has `lib/json.rb`).
+   */
+  #ruby(from: string, spec: string): string[] {
+    const bare = spec.replace(/\.rb$/, "");
+    if (bare.startsWith("./") || bare.startsWith("../")) {
+      const path = normalize(`${dirOf(from)}/${bare}`);
+      return path === ".." || path.startsWith("../") ? [] : this.#firstExisting([`${path}.rb`, path]);
+    }
+    const found = this.#exactTail("ruby", bare);
+    const loadPath = bare.includes("/") ? found : found.filter((p) => p === `${bare}.rb` || p.endsWith(`lib/${bare}.rb`));
+    return closestTo(loadPath, from).slice(0, 1);
+  }
+
+  /** A sourced script: from the script's folder, then from the root, then by path tail, the closest first. */
+  #shell(from: string, spec: string): string[] {
+    const candidates = [normalize(`${dirOf(from)}/${spec}`), ...(spec.startsWith(".") ? [] : [normalize(spec)])];
+    const found = this.#firstExisting(candidates.filter((c) => c !== ".." && !c.startsWith("../")));
+    if (found.length > 0 || spec.startsWith("../")) return found;
+    const tail = spec.replace(/^\.\//, "");
+    const key = `bash:${stemOf(tail)}`;
+    return closestTo((this.#byStem.get(key) ?? []).map((e) => e.path).filter((p) => p === tail || p.endsWith(`/${tail}`)), from).slice(0, 1);
   }
 
   /** Files whose module path equals `tail` after some folder prefix, the closest to `from` when several. */

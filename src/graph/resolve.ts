@@ -29,9 +29,23 @@ const SELF: Readonly<Record<string, ReadonlySet<string>>> = {
   rust: new Set(["self", "Self"]),
   go: new Set(),
   c: new Set(["this"]),
+  csharp: new Set(["this"]),
+  ruby: new Set(["self"]),
 };
 /** Families where a method calls its class's other methods without `this`. */
-const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c"]);
+const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby"]);
+/**
+ * Families whose namespaces (C++ and C# namespaces, Ruby modules) do not make a definition less
+ * top-level: `fmt::format` is qualified `fmt.format`, `Acme::Invoice` `Acme.Invoice`.
+ */
+const NAMESPACED: ReadonlySet<string> = new Set(["c", "csharp", "ruby"]);
+/** Families where a class is declared in pieces (C++'s out-of-class methods, C#'s partial classes, Ruby's reopened classes). */
+const REOPENED: ReadonlySet<string> = new Set(["c", "csharp", "ruby"]);
+
+/** Whether a kind of symbol holds methods called through it: a class, and in Ruby a module too (its singleton methods, a mixin's). */
+function classLike(kind: SymbolKind, family: string): boolean {
+  return CLASS_LIKE.has(kind) || (family === "ruby" && kind === "module");
+}
 /**
  * Method names that every standard library defines on its own types: a member call with an unknown
  * receiver and one of these names is far more likely a list's, a map's or a promise's method than
@@ -50,14 +64,32 @@ const LIBRARY_METHODS: ReadonlySet<string> = new Set([
   "Println", "Printf", "Sprintf", "Errorf", "Error", "String",
 ]);
 
+/** The same, of the standard libraries of Ruby (Enumerable, Object) and C# (collections, LINQ, System.Object). */
+const FAMILY_LIBRARY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
+  ruby: new Set([
+    "each", "each_with_index", "each_with_object", "each_pair", "map", "flat_map", "collect", "select", "reject", "filter_map",
+    "inject", "detect", "any?", "all?", "none?", "empty?", "nil?", "include?", "key?", "fetch", "merge", "merge!", "dup",
+    "to_s", "to_a", "to_h", "to_i", "to_f", "to_sym", "first", "last", "min", "max", "sum", "sort_by", "group_by", "uniq",
+    "compact", "flatten", "zip", "tap", "then", "respond_to?", "is_a?", "kind_of?", "send", "public_send", "size", "length",
+    "gsub", "sub", "match", "match?", "present?", "blank?", "presence", "try", "call", "new",
+  ]),
+  csharp: new Set([
+    "Add", "AddRange", "Remove", "Contains", "ContainsKey", "TryGetValue", "ToString", "Equals", "GetHashCode", "GetType",
+    "Select", "SelectMany", "Where", "ToList", "ToArray", "ToDictionary", "Any", "All", "First", "FirstOrDefault", "Single",
+    "SingleOrDefault", "Last", "Count", "Sum", "Max", "Min", "OrderBy", "OrderByDescending", "GroupBy", "Dispose",
+    "DisposeAsync", "WriteLine", "Write", "Format", "Join", "Split", "Trim", "Substring", "StartsWith", "EndsWith",
+    "ToLower", "ToUpper", "Append", "AppendLine", "Clear", "Insert", "ConfigureAwait", "Wait", "Invoke", "GetValueOrDefault",
+  ]),
+};
+
 /** What the unique-name fallback accepts: a macro, a top-level definition, a method, a type. */
 type Fallback = "macro" | "top" | "method" | "type";
-const FALLBACKS: Readonly<Record<Fallback, (s: SymbolInfo) => boolean>> = {
+const FALLBACKS: Readonly<Record<Fallback, (s: SymbolInfo, family: string) => boolean>> = {
   macro: (s) => s.kind === "macro",
-  top: (s) => s.qualifiedName === s.name && s.kind !== "impl",
+  top: (s, family) => (NAMESPACED.has(family) ? topKind(s, family) : s.qualifiedName === s.name && s.kind !== "impl"),
   // Methods only: a function nested in another one has a dotted name too, but no receiver.
   method: (s) => s.kind === "method",
-  type: (s) => CLASS_LIKE.has(s.kind) && s.kind !== "impl",
+  type: (s, family) => classLike(s.kind, family) && s.kind !== "impl",
 };
 
 type Binding =
@@ -94,6 +126,10 @@ export class Resolver {
   readonly #included = new Map<string, ReadonlySet<string>>();
   /** C/C++ lookups by qualified name (see #qualifiedAs). */
   readonly #qualified = new Map<string, SymbolRef[]>();
+  /** C# namespace -> the files that declare it (see #namespaceFiles). */
+  readonly #namespaces = new Map<string, string[]>();
+  /** C# file -> the namespaces its code sees, and the types its `using static` directives open. */
+  readonly #visibleNamespaces = new Map<string, { namespaces: ReadonlySet<string>; statics: readonly string[] }>();
 
   constructor(source: ResolveSource) {
     this.#src = source;
@@ -105,7 +141,7 @@ export class Resolver {
     this.#refs = new Set();
     const imports: ImportEdge[] = parsed.imports.map((imp) => {
       for (const key of moduleKeys(imp, language)) this.#refs.add(key);
-      const targets = this.#src.modules.resolve(path, language, imp).filter((t) => t !== path);
+      const targets = (language === "csharp" ? this.#namespaceFiles(imp.module) : this.#src.modules.resolve(path, language, imp)).filter((t) => t !== path);
       for (const t of targets) this.#deps.add(t);
       return { line: imp.line, module: imp.module, targets };
     });
@@ -156,7 +192,7 @@ export class Resolver {
       // base could not be resolved (it may be that class).
       if (!this.#hasUnresolvedBase(cls)) return null;
     }
-    if (cls && /^super\b/.test(receiver)) {
+    if (cls && (/^super\b/.test(receiver) || (family === "csharp" && receiver === "base"))) {
       const found = this.#inBases(cls, callee, 0, new Set());
       if (found) return found;
     }
@@ -174,7 +210,7 @@ export class Resolver {
         if (found) return { refs: found.refs, how: found.how === "hierarchy" ? "hierarchy" : "receiver" };
       }
     }
-    if (LIBRARY_METHODS.has(callee) || callee.startsWith("__")) return null;
+    if (LIBRARY_METHODS.has(callee) || FAMILY_LIBRARY_METHODS[family]?.has(callee) || callee.startsWith("__")) return null;
     return this.#byName(path, callee, "method", family);
   }
 
@@ -185,19 +221,19 @@ export class Resolver {
     // methods, except in Java and C++ (a method calls its siblings without `this`).
     const classScoped = CLASS_SCOPES.has(family);
     // `void Foo::run() { helper(); }`: the class of a method defined outside it comes before its namespace.
-    if (family === "c" && caller >= 0 && symbols[caller]!.kind === "method" && !CLASS_LIKE.has(symbols[symbols[caller]!.parent]?.kind ?? "module")) {
+    if (family === "c" && caller >= 0 && symbols[caller]!.kind === "method" && !classLike(symbols[symbols[caller]!.parent]?.kind ?? "module", family)) {
       const cls = this.#enclosingClass(path, language, symbols, caller);
       const found = cls ? this.#method(cls, name, 0, new Set()) : null;
       if (found) return found;
     }
     for (let s = caller; s >= 0; s = symbols[s]!.parent) {
       const sym = symbols[s]!;
-      if (CLASS_LIKE.has(sym.kind) && !classScoped) continue;
+      if (classLike(sym.kind, family) && !classScoped) continue;
       let local = childrenNamed(symbols, s, name);
       // A method defined in a namespace block (`int Foo::get() {…}`) is no name of that namespace.
-      if (family === "c" && !CLASS_LIKE.has(sym.kind)) local = local.filter((i) => symbols[i]!.kind !== "method");
+      if (family === "c" && !classLike(sym.kind, family)) local = local.filter((i) => symbols[i]!.kind !== "method");
       if (local.length > 0) return { refs: local.map((i) => [path, i] as const), how: "local" };
-      if (classScoped && CLASS_LIKE.has(sym.kind)) {
+      if (classScoped && classLike(sym.kind, family)) {
         const inherited = this.#inBases([path, s], name, 0, new Set());
         if (inherited) return inherited;
       }
@@ -205,6 +241,7 @@ export class Resolver {
     const top = topLevelNamed(symbols, name, family);
     if (top.length > 0) return { refs: top.map((i) => [path, i] as const), how: "local" };
     if (family === "c") return this.#fromIncludes(path, name);
+    if (family === "csharp") return this.#inNamespaces(path, symbols, name);
     if (language === "go" || language === "java") {
       this.#refs.add(name);
       const refs: SymbolRef[] = [];
@@ -235,12 +272,12 @@ export class Resolver {
       ?? this.#byName(path, name, "type", languageFamily(language));
     if (!found || found.refs.length !== 1) return null;
     const ref = found.refs[0]!;
-    return CLASS_LIKE.has(this.#src.symbols(ref[0])[ref[1]]?.kind ?? "function") ? ref : null;
+    return classLike(this.#src.symbols(ref[0])[ref[1]]?.kind ?? "function", languageFamily(language)) ? ref : null;
   }
 
   /** The class (struct, impl) a caller belongs to. */
   #enclosingClass(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number): SymbolRef | null {
-    for (let s = caller; s >= 0; s = symbols[s]!.parent) if (CLASS_LIKE.has(symbols[s]!.kind)) return [path, s];
+    for (let s = caller; s >= 0; s = symbols[s]!.parent) if (classLike(symbols[s]!.kind, languageFamily(language))) return [path, s];
     if (language === "go" && caller >= 0) {
       // A Go method's type is its qualifier; the type may be declared in any file of the package.
       const qualified = symbols[caller]!.qualifiedName;
@@ -266,9 +303,11 @@ export class Resolver {
     const direct = childrenNamed(symbols, index, name);
     if (direct.length > 0) return { refs: direct.map((i) => [path, i] as const), how: "receiver" };
     const language = this.#src.language(path);
-    if (languageFamily(language) === "c") {
-      // Declared in no class body the index holds, defined outside one (`void Foo::run() {…}`).
-      const outside = this.#qualifiedAs(`${cls.name}.${name}`, name, "method");
+    const family = languageFamily(language);
+    if (REOPENED.has(family)) {
+      // Declared in no class body the index holds, defined outside one (`void Foo::run() {…}`), or
+      // in another piece of the class (a C# partial class, a reopened Ruby class).
+      const outside = this.#qualifiedAs(`${family === "c" ? cls.name : cls.qualifiedName}.${name}`, name, "method", family);
       if (outside.length > 0) return { refs: outside, how: "receiver" };
     }
     if (language === "go" || language === "rust") {
@@ -373,9 +412,7 @@ export class Resolver {
     this.#refs.add(name);
     const key = `${kind}\u0000${family}\u0000${name}`;
     let found = this.#fallbacks.get(key);
-    // C++ namespaces do not make a function less top-level (`fmt::format` is qualified `fmt.format`).
-    const accept = family === "c" && kind === "top" ? C_TOP : FALLBACKS[kind];
-    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, accept, family)));
+    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, (s) => FALLBACKS[kind](s, family), family)));
     if (found) for (const [file] of found.refs) if (file !== path) this.#deps.add(file);
     return found;
   }
@@ -409,6 +446,72 @@ export class Resolver {
     }
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     return { refs, how: "import" };
+  }
+
+  /**
+   * The C# files that declare namespace `ns` (`namespace A.B`, or `namespace A { namespace B`), or,
+   * for `using static A.B.C;`, the type `A.B.C`: what a `using` directive imports.
+   */
+  #namespaceFiles(ns: string): string[] {
+    const name = ns.slice(ns.lastIndexOf(".") + 1);
+    this.#refs.add(name);
+    let files = this.#namespaces.get(ns);
+    if (!files) {
+      const modules: string[] = [];
+      const types: string[] = [];
+      for (const file of this.#src.definers(name)) {
+        if (this.#src.language(file) !== "csharp") continue;
+        for (const s of this.#src.symbols(file)) {
+          if (s.qualifiedName !== ns) continue;
+          (s.kind === "module" ? modules : types).push(file);
+          break;
+        }
+      }
+      this.#namespaces.set(ns, (files = modules.length > 0 ? modules : types));
+    }
+    for (const file of files) this.#deps.add(file);
+    return files;
+  }
+
+  /**
+   * A C# type or static method by its bare name: declared in a namespace the file's code sees (its
+   * own namespaces, those enclosing them, the global one, those its `using` directives open), or a
+   * member of a type its `using static` directives open.
+   */
+  #inNamespaces(path: string, symbols: readonly SymbolInfo[], name: string): Found | null {
+    const { namespaces, statics } = this.#csharpScope(path, symbols);
+    this.#refs.add(name);
+    const refs: SymbolRef[] = [];
+    for (const file of this.#src.definers(name)) {
+      if (file === path || this.#src.language(file) !== "csharp") continue;
+      this.#src.symbols(file).forEach((s, i) => {
+        if (s.name !== name) return;
+        const scope = s.qualifiedName.slice(0, Math.max(0, s.qualifiedName.length - name.length - 1));
+        if ((C_TOP(s) && namespaces.has(scope)) || (s.kind === "method" && statics.includes(scope))) refs.push([file, i]);
+      });
+    }
+    if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
+    for (const [file] of refs) this.#deps.add(file);
+    return { refs, how: "import" };
+  }
+
+  #csharpScope(path: string, symbols: readonly SymbolInfo[]): { namespaces: ReadonlySet<string>; statics: readonly string[] } {
+    let scope = this.#visibleNamespaces.get(path);
+    if (scope) return scope;
+    const namespaces = new Set([""]);
+    for (const s of symbols) {
+      if (s.kind !== "module") continue;
+      const parts = s.qualifiedName.split(".");
+      for (let n = 1; n <= parts.length; n++) namespaces.add(parts.slice(0, n).join("."));
+    }
+    const statics: string[] = [];
+    for (const imp of this.#src.imports(path)) {
+      if (imp.kind !== "using" || imp.alias) continue;
+      if (imp.names.length > 0) statics.push(imp.module);
+      else namespaces.add(imp.module);
+    }
+    this.#visibleNamespaces.set(path, (scope = { namespaces, statics }));
+    return scope;
   }
 
   /** The namespaces a C++ file's `using namespace` directives open. */
@@ -488,9 +591,9 @@ export class Resolver {
    * `fmt.Foo.get` too), of the kind asked (`any`, `method`, or a declaration's own kind for its
    * definitions); definitions rather than declarations when both exist. Memoised per resolver.
    */
-  #qualifiedAs(qualified: string, name: string, want: "any" | "method" | { definitionOf: SymbolKind }): SymbolRef[] {
+  #qualifiedAs(qualified: string, name: string, want: "any" | "method" | { definitionOf: SymbolKind }, family = "c"): SymbolRef[] {
     this.#refs.add(name);
-    const key = `${typeof want === "string" ? want : `def:${want.definitionOf}`}\u0000${qualified}\u0000${name}`;
+    const key = `${family}\u0000${typeof want === "string" ? want : `def:${want.definitionOf}`}\u0000${qualified}\u0000${name}`;
     let refs = this.#qualified.get(key);
     if (!refs) {
       const accept = (s: SymbolInfo): boolean =>
@@ -498,7 +601,7 @@ export class Resolver {
       const defs: SymbolRef[] = [];
       const decls: SymbolRef[] = [];
       for (const file of this.#src.definers(name)) {
-        if (languageFamily(this.#src.language(file)) !== "c") continue;
+        if (languageFamily(this.#src.language(file)) !== family) continue;
         this.#src.symbols(file).forEach((s, i) => {
           if (s.name === name && accept(s) && sameQualified(s.qualifiedName, qualified)) (s.decl ? decls : defs).push([file, i]);
         });
@@ -560,6 +663,11 @@ function bind(scope: Scope, language: Language, imp: ImportInfo, files: string[]
   // An include binds no name of its own: its names are looked up through the files it brings;
   // `using namespace` opens a namespace, not a file.
   if (isInclude(imp) || imp.kind === "using") return;
+  // Ruby's `require` and a script's `source` bring every definition of the file, as an include does.
+  if (language === "ruby" || language === "bash") {
+    scope.stars.push(...files);
+    return;
+  }
   const moduleFiles = (module: string): string[] => modules.resolve(from, language, { ...imp, module, names: [] });
   if (imp.alias) scope.bindings.set(imp.alias, { kind: "module", files: imp.names.length === 0 ? files : moduleFiles(imp.module) });
   if (imp.names.length === 0 && !imp.alias) {
@@ -602,13 +710,18 @@ function topLevelNamed(symbols: readonly SymbolInfo[], name: string, family = ""
   const out: number[] = [];
   symbols.forEach((s, i) => {
     if (s.name !== name || s.kind === "impl") return;
-    if (family === "c" ? C_TOP(s) && inNamespacesOnly(symbols, s) : s.parent === -1 && s.qualifiedName === name) out.push(i);
+    if (NAMESPACED.has(family) ? topKind(s, family) && inNamespacesOnly(symbols, s) : s.parent === -1 && s.qualifiedName === name) out.push(i);
   });
   return out;
 }
 
 /** What a C/C++ name can stand for at file level: anything but a method or a namespace. */
 const C_TOP = (s: SymbolInfo): boolean => s.kind !== "method" && s.kind !== "module" && s.kind !== "impl";
+
+/** What a name can stand for at file level in a namespaced family: in Ruby a module too (`Helper.run`). */
+function topKind(s: SymbolInfo, family: string): boolean {
+  return family === "ruby" ? s.kind !== "method" : C_TOP(s);
+}
 
 function inNamespacesOnly(symbols: readonly SymbolInfo[], s: SymbolInfo): boolean {
   for (let p = s.parent, n = 0; p >= 0 && n < 64; p = symbols[p]!.parent, n++) if (symbols[p]!.kind !== "module") return false;

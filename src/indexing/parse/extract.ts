@@ -1,7 +1,7 @@
 import type { CallSite, ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
 import type { Grammar, TSNode } from "./grammars.js";
 import { extractApiFacts, mentionsHttp } from "./api/index.js";
-import { scopeSegments, withoutTemplateArgs } from "../../core/cxx-names.js";
+import { lastSegment, scopeSegments, withoutTemplateArgs } from "../../core/cxx-names.js";
 import { blankAttributeMacros } from "./c-macros.js";
 import { decodeImport } from "./imports.js";
 
@@ -19,13 +19,35 @@ const COMMENTS: ReadonlySet<string> = new Set(["comment", "line_comment", "block
 /** Children of a class or interface that list its bases (Python's `superclasses` is read by field). */
 const HERITAGE: ReadonlySet<string> = new Set([
   "class_heritage", "extends_clause", "implements_clause", "extends_type_clause",
-  "superclass", "super_interfaces", "extends_interfaces", "type_list", "base_class_clause",
+  "superclass", "super_interfaces", "extends_interfaces", "type_list", "base_class_clause", "base_list",
 ]);
 /** Nodes in a heritage list that name a base; keyword arguments and type arguments are not bases. */
 const BASE_NAMES: ReadonlySet<string> = new Set([
   "identifier", "type_identifier", "attribute", "member_expression", "scoped_type_identifier", "generic_type", "nested_type_identifier",
-  "template_type", "qualified_identifier",
+  "template_type", "qualified_identifier", "qualified_name", "generic_name", "constant", "scope_resolution",
 ]);
+/** Ruby's mixins: a module named by one of these in a class body is a base of the class. */
+const RUBY_MIXINS: ReadonlySet<string> = new Set(["include", "extend", "prepend"]);
+/**
+ * Calls of the language itself: shell builtins, Ruby's visibility and attribute declarations and
+ * Kernel methods. Never a function the repository defines (one may shadow a builtin, rarely), so
+ * they are no call sites.
+ */
+const BUILTIN_CALLS: Partial<Record<Language, ReadonlySet<string>>> = {
+  bash: new Set([
+    "echo", "printf", "cd", "pwd", "export", "local", "declare", "typeset", "readonly", "return", "exit", "set", "unset",
+    "shift", "test", "[", "[[", "true", "false", "eval", "exec", "read", "source", ".", "trap", "wait", "command", "type",
+    "hash", "alias", "unalias", "let", "getopts", "pushd", "popd", "builtin", "mapfile", "readarray", "shopt", "kill",
+    "jobs", "bg", "fg", "umask", "ulimit", "times", "break", "continue", ":",
+  ]),
+  ruby: new Set([
+    "private", "protected", "public", "module_function", "private_constant", "attr_reader", "attr_writer", "attr_accessor",
+    "include", "extend", "prepend", "require", "require_relative", "load", "puts", "print", "p", "pp", "raise", "fail",
+    "loop", "lambda", "proc", "block_given?", "binding", "freeze", "frozen?", "catch", "throw", "sleep", "format", "sprintf",
+  ]),
+};
+/** Ruby nodes whose bare identifier statements are calls (`validate`), unless the name is a local. */
+const RUBY_BODIES: ReadonlySet<string> = new Set(["body_statement", "block_body", "then", "else", "do"]);
 /** C/C++ declarators that wrap the one naming a function (`*f()`, `&f()`, `f() const`). */
 const DECLARATOR_WRAPPERS: ReadonlySet<string> = new Set(["pointer_declarator", "reference_declarator", "attributed_declarator"]);
 /** What a C/C++ function declarator's name can be. */
@@ -38,10 +60,15 @@ interface Def {
   node: TSNode;
   name: string;
   kind: SymbolKind;
-  /** Go method receiver type, or the C++ scope of an out-of-class definition (`a::Foo`): the qualifier. */
+  /**
+   * Go method receiver type, or the scope a definition is named with (`a::Foo` of C++'s
+   * out-of-class `a::Foo::get`, Ruby's `class A::B`, C#'s `namespace A.B`, written with `::`): the qualifier.
+   */
   recv: string;
   /** A declaration without a body (a C/C++ prototype). */
   decl: boolean;
+  /** Where the definition ends when it is not its node's end: C#'s `namespace A;` runs to the end of its file. */
+  end?: number;
 }
 
 /**
@@ -52,7 +79,8 @@ export function extractFile(grammar: Grammar, language: Language, source: string
   const c = isC(language);
   const root = grammar.parse(c ? blankAttributeMacros(source, language as "c" | "cpp") : source);
   const defs = new Map<number, Def>();
-  const calls: Array<{ at: number; callee: string; receiver: string }> = [];
+  /** `bare`: a Ruby identifier statement, a call unless its name is a local (see rubyLocal). */
+  const calls: Array<{ at: number; callee: string; receiver: string; bare?: true }> = [];
   const imports: ImportInfo[] = [];
 
   /** C's `typedef struct x {…} X;`: the struct inside is the typedef's symbol, not one of its own. */
@@ -113,17 +141,20 @@ export function extractFile(grammar: Grammar, language: Language, source: string
         const body = main.childForFieldName("type");
         if (body) typedefBodies.add(body.id);
       }
-      // A C++ class or namespace named with its scope (`struct Foo::Bar`, `namespace a::b`).
-      const scoped = c && captured === "name" ? splitScope(name) : null;
+      // A class or namespace named with its scope (`struct Foo::Bar`, `namespace a::b`, `class A::B`, `namespace A.B`).
+      const scoped = captured === "name" ? scopedName(language, kind, name) : null;
       defs.set(main.id, {
         node: main,
         name: kind === "impl" ? bareTypeName(name) : scoped ? scoped.name : name,
         kind,
         recv: scoped ? scoped.scope : recv,
         decl,
+        ...(main.type === "file_scoped_namespace_declaration" ? { end: source.length } : {}),
       });
     } else if (what === "call") {
-      calls.push({ at: calleeAt, callee: calleeName(main, callee), receiver: clip(receiver, MAX_RECEIVER) });
+      if (receiver === "" && BUILTIN_CALLS[language]?.has(callee)) continue;
+      const call = dynamicCall(language, callee, receiver);
+      calls.push({ at: calleeAt, callee: calleeName(main, call.callee), receiver: clip(call.receiver, MAX_RECEIVER), ...(language === "ruby" && RUBY_BODIES.has(main.type) ? { bare: true as const } : {}) });
     } else if (what === "import") {
       imports.push(...decodeImport(language, main));
     } else if (what === "require") {
@@ -137,7 +168,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
   // rather than asking tree-sitter for each call node's range and position.
   const lineOf = lineIndex(source);
   const callSites: CallSite[] = calls
-    .filter((c) => c.callee !== "")
+    .filter((c) => c.callee !== "" && !(c.bare && rubyLocal(source, symbols, starts, ends, c.at, c.callee)))
     .map((c) => ({ caller: enclosing(symbols, starts, ends, c.at), callee: c.callee, receiver: c.receiver, line: lineOf(c.at) }))
     .sort((a, b) => a.line - b.line);
   imports.sort((a, b) => a.line - b.line);
@@ -169,11 +200,14 @@ function buildSymbols(
   const ends: number[] = [];
   const stack: number[] = [];
   const c = isC(language);
+  const scopedNames = c || language === "ruby" || language === "csharp";
+  // The last line with text: where a definition that runs to the end of its file ends.
+  const lastLine = defs.some((d) => d.end !== undefined) ? lineIndex(source)(source.trimEnd().length) : 0;
   // An out-of-class definition scoped by a namespace of this file is a function (`void llvm::f()`), not a method.
   const namespaces = new Set(c ? defs.filter((d) => d.kind === "module").map((d) => d.name) : []);
   for (const def of defs) {
     const { node } = def;
-    while (stack.length > 0 && ends[stack[stack.length - 1]!]! < node.endIndex) stack.pop();
+    while (stack.length > 0 && ends[stack[stack.length - 1]!]! < (def.end ?? node.endIndex)) stack.pop();
     // Deeper definitions belong to their enclosing one: qualified names stay short, and the work
     // per definition (tree-sitter finds a node's parent and siblings by walking down from the
     // root) stays bounded. 5,000 nested functions took 74 s and 1.6 GB.
@@ -183,39 +217,45 @@ function buildSymbols(
     // A declaration inside a body is a local (`buffer n(std::move(b));`), not a prototype.
     if (def.decl && (parentSym?.kind === "function" || parentSym?.kind === "method")) continue;
     let kind = def.kind;
-    if (kind === "function" && parentSym && CONTAINERS.has(parentSym.kind)) kind = "method";
+    if (kind === "function" && parentSym && (CONTAINERS.has(parentSym.kind) || (language === "ruby" && parentSym.kind === "module"))) kind = "method";
     // `int Foo::get() {…}` defines a method of Foo outside its class, qualified by its namespaces.
     const scope = c ? scopeSegments(def.recv) : [];
     if (kind === "function" && scope.length > 0 && !namespaces.has(scope[scope.length - 1]!)) kind = "method";
     const qualifier = !def.recv
       ? parentSym?.qualifiedName ?? ""
-      : c
-        ? [parentSym?.qualifiedName ?? "", ...scope].filter((q) => q !== "").join(".")
+      : scopedNames
+        ? [parentSym?.qualifiedName ?? "", ...scopeSegments(def.recv)].filter((q) => q !== "").join(".")
         : bareTypeName(def.recv);
     const anchor = outerNode(node);
-    const bases = kind === "class" || kind === "interface" || (c && kind === "struct") ? basesOf(node) : [];
+    const bases = kind === "class" || kind === "interface" || ((c || language === "csharp") && kind === "struct") || (language === "ruby" && kind === "module")
+      ? basesOf(node, language)
+      : [];
+    const end = def.end ?? node.endIndex;
     symbols.push({
       name: def.name,
       qualifiedName: qualifier ? `${qualifier}.${def.name}` : def.name,
       kind,
-      signature: signatureOf(node, source),
+      signature: signatureOf(node, source, language),
       doc: docOf(language, node, anchor),
       startLine: leadingAttributes(anchor).startPosition.row + 1,
       // A node that ends with its line's newline (a `#define`) ends on that line, not the next.
-      endLine: node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1),
+      endLine: def.end !== undefined ? lastLine : node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1),
       parent,
       ...(bases.length > 0 ? { bases } : {}),
       ...(def.decl ? { decl: true as const } : {}),
     });
     starts.push(node.startIndex);
-    ends.push(node.endIndex);
+    ends.push(end);
     stack.push(symbols.length - 1);
   }
   return { symbols, starts, ends };
 }
 
-/** The bare names of a class's bases and interfaces: `class A(B, mod.C, metaclass=M)` -> `B`, `C`. */
-function basesOf(node: TSNode): string[] {
+/**
+ * The bare names of a class's bases and interfaces: `class A(B, mod.C, metaclass=M)` -> `B`, `C`;
+ * Ruby's modules mixed in by `include M` / `extend M` / `prepend M` in its body too.
+ */
+function basesOf(node: TSNode, language: Language): string[] {
   const bases: string[] = [];
   const visit = (list: TSNode): void => {
     for (const child of list.namedChildren) {
@@ -226,6 +266,13 @@ function basesOf(node: TSNode): string[] {
   const superclasses = node.childForFieldName("superclasses");
   if (superclasses) visit(superclasses);
   for (const child of node.namedChildren) if (HERITAGE.has(child.type)) visit(child);
+  if (language === "ruby") {
+    for (const statement of node.childForFieldName("body")?.namedChildren ?? []) {
+      if (statement.type !== "call" || statement.childForFieldName("receiver") || !RUBY_MIXINS.has(statement.childForFieldName("method")?.text ?? "")) continue;
+      const args = statement.childForFieldName("arguments");
+      if (args) visit(args);
+    }
+  }
   return [...new Set(bases)].filter((b) => b !== "");
 }
 
@@ -276,7 +323,7 @@ function leadingAttributes(node: TSNode): TSNode {
   return first;
 }
 
-function signatureOf(node: TSNode, source: string): string {
+function signatureOf(node: TSNode, source: string, language: Language): string {
   const body = node.childForFieldName("body") ?? node.childForFieldName("value")?.childForFieldName("body") ?? null;
   let text: string;
   if (body && body.startIndex > node.startIndex) {
@@ -286,6 +333,8 @@ function signatureOf(node: TSNode, source: string): string {
     const brace = text.indexOf("{");
     if (brace > 0) text = text.slice(0, brace);
   }
+  // Ruby keeps a comment after `module A` (or before a body's first statement) ahead of the body.
+  if (language === "ruby") text = text.replace(/(^|\s)#(?!\{).*$/gm, "$1");
   // A prototype's `;` ends the statement, not the signature.
   return clip(text.replace(/\s+/g, " ").trim().replace(/;$/, "").replace(/\s*[:{=]?\s*(=>)?\s*$/, (m) => (m.includes("=>") ? " =>" : "")), MAX_SIGNATURE);
 }
@@ -298,13 +347,19 @@ function docOf(language: Language, node: TSNode, anchor: TSNode): string {
   }
   // The run of comments right above the definition (or above its attributes).
   const lines: string[] = [];
-  let expectedRow = leadingAttributes(anchor).startPosition.row;
-  for (let prev = leadingAttributes(anchor).previousNamedSibling; prev && COMMENTS.has(prev.type); prev = prev.previousNamedSibling) {
+  const first = leadingAttributes(anchor);
+  let expectedRow = first.startPosition.row;
+  // Ruby keeps the comments before a body's first statement outside the body (`module A` `# doc` `class B`).
+  const above = first.previousNamedSibling ?? (first.parent?.type === "body_statement" ? first.parent.previousNamedSibling : null);
+  for (let prev = above; prev && COMMENTS.has(prev.type); prev = prev.previousNamedSibling) {
     if (prev.endPosition.row < expectedRow - 1) break;
     lines.unshift(prev.text);
     expectedRow = prev.startPosition.row;
   }
-  return lines.length > 0 ? firstSentence(lines.join("\n")) : "";
+  if (lines.length === 0) return "";
+  // C#'s XML doc comments: `/// <summary>Issues an invoice for <see cref="Order"/>.</summary>`.
+  const text = language === "csharp" ? lines.join("\n").replace(/<see\w*\s+(?:c?ref|langword)="([^"]*)"\s*\/>/g, "$1").replace(/<\/?[A-Za-z][^>]*>/g, "") : lines.join("\n");
+  return firstSentence(text);
 }
 
 /** The first sentence of a comment or docstring, markers stripped, whitespace collapsed. */
@@ -351,11 +406,42 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
   return { name: n.text, scope: scopes.join("::") };
 }
 
-/** A C++ name written with its scope (`Foo::Bar`, `a::b` of a nested namespace, `formatter<T>`), split. */
-function splitScope(name: string): { name: string; scope: string } {
-  const segments = scopeSegments(name);
+/**
+ * A definition named with its scope, split: C++'s `Foo::Bar`, `a::b` of a nested namespace and
+ * `formatter<T>`, Ruby's `class A::B`, C#'s `namespace A.B`. The scope is written with `::`. Null
+ * in the languages whose names carry no scope.
+ */
+function scopedName(language: Language, kind: SymbolKind, name: string): { name: string; scope: string } | null {
+  if (!isC(language) && language !== "ruby" && !(language === "csharp" && kind === "module")) return null;
+  const segments = scopeSegments(language === "csharp" ? name.replace(/\s+/g, "").split(".").join("::") : name);
   const last = segments.pop() ?? name;
   return { name: last, scope: segments.join("::") };
+}
+
+/**
+ * What a call names where the language writes it as something else: Ruby's `Foo::Bar.new(…)`
+ * constructs `Bar` (a call of the class, as `new Bar()` is elsewhere); a receiver written with its
+ * scope (Ruby's `A::Helper.run`, C#'s `Acme.Util.Helper.Run`) is its type's bare name.
+ */
+function dynamicCall(language: Language, callee: string, receiver: string): { callee: string; receiver: string } {
+  if (language === "ruby") {
+    const constant = /^:?:?[A-Z]\w*(?:::[A-Z]\w*)*$/.test(receiver) ? lastSegment(receiver) : "";
+    if (callee === "new" && constant) return { callee: constant, receiver: "" };
+    return { callee, receiver: constant || receiver };
+  }
+  if (language === "csharp" && /^(?:global::)?[A-Z]\w*(?:\.[A-Z]\w*)+$/.test(receiver)) return { callee, receiver: receiver.slice(receiver.lastIndexOf(".") + 1) };
+  return { callee, receiver };
+}
+
+/**
+ * Whether Ruby's bare `name` at `offset` reads a local variable rather than calling a method: the
+ * enclosing definition assigns it (`name =`, `name ||=`), takes it as a parameter, or a block does.
+ */
+function rubyLocal(source: string, symbols: SymbolInfo[], starts: number[], ends: number[], offset: number, name: string): boolean {
+  const at = enclosing(symbols, starts, ends, offset);
+  const text = at < 0 ? source : source.slice(starts[at], ends[at]);
+  const word = name.replace(/[?!]/g, "\\$&");
+  return new RegExp(`(?:^|[^\\w@$.:])${word}\\s*(?:[-+*/|&]{0,2}=(?![=~>])|,[^\\n=]*=[^=])|\\|[^|\\n]*\\b${word}\\b[^|\\n]*\\||\\bdef\\s+[\\w.?!]+\\s*\\(?[^)\\n]*\\b${word}\\b|\\bfor\\s+${word}\\b`).test(text);
 }
 
 function isC(language: Language): boolean {

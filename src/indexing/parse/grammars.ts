@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import type { Language } from "../../core/types.js";
 import { API_QUERIES, QUERIES } from "./queries.js";
 
@@ -56,8 +57,12 @@ export interface Grammar {
   readonly apiQuery: TSQuery | null;
 }
 
-/** The npm package of each language's grammar, and the export that holds it when it is not the module itself. */
-const PACKAGES: Readonly<Record<Language, { module: string; member?: string }>> = {
+/**
+ * The npm package of each language's grammar, and the export that holds it when it is not the
+ * module itself. `binding`: the package is an ES module with a top-level await, which `require`
+ * cannot load: its native binding is loaded directly, the way its own entry does.
+ */
+const PACKAGES: Readonly<Record<Language, { module: string; member?: string; binding?: true }>> = {
   python: { module: "tree-sitter-python" },
   javascript: { module: "tree-sitter-javascript" },
   typescript: { module: "tree-sitter-typescript", member: "typescript" },
@@ -67,7 +72,22 @@ const PACKAGES: Readonly<Record<Language, { module: string; member?: string }>> 
   rust: { module: "tree-sitter-rust" },
   c: { module: "tree-sitter-c" },
   cpp: { module: "tree-sitter-cpp" },
+  csharp: { module: "tree-sitter-c-sharp", binding: true },
+  ruby: { module: "tree-sitter-ruby" },
+  bash: { module: "tree-sitter-bash" },
 };
+
+/**
+ * The default loader: `require`, or for a package whose entry is an ES module with a top-level
+ * await (`tree-sitter-c-sharp`), its prebuilt or compiled binding through `node-gyp-build`, as
+ * that entry does (its grammar is the binding itself; the entry only adds query files).
+ */
+function loadGrammar(module: string): unknown {
+  const entry = Object.values(PACKAGES).find((p) => p.module === module);
+  if (!entry?.binding) return require(module);
+  const build = require("node-gyp-build") as (dir: string) => unknown;
+  return build(dirname(require.resolve(`${module}/package.json`)));
+}
 
 /** Loads a grammar's native module (injected in tests, to stand for a machine where one cannot load). */
 export type GrammarLoader = (module: string) => unknown;
@@ -109,7 +129,7 @@ export class Grammars implements GrammarSource {
   #ts: TSModule | undefined;
 
   constructor(options: GrammarOptions = {}) {
-    this.#load = options.load ?? require;
+    this.#load = options.load ?? loadGrammar;
     this.#budgetMs = options.budgetMs ?? PARSE_BUDGET_MS;
   }
 

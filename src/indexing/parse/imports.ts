@@ -22,6 +22,12 @@ export function decodeImport(language: Language, node: TSNode): ImportInfo[] {
     case "c":
     case "cpp":
       return includeDirective(node, line);
+    case "csharp":
+      return csharpUsing(node, line);
+    case "ruby":
+      return rubyRequire(node, line);
+    case "bash":
+      return shellSource(node, line);
   }
 }
 
@@ -168,4 +174,52 @@ function includeDirective(node: TSNode, line: number): ImportInfo[] {
     return content ? [imp(content, [{ name: "*", alias: "" }], "", "system", line)] : [];
   }
   return [];
+}
+
+/** `using A.B;`, `using static A.B.C;` (the type's members: `*`), `using X = A.B;` (alias `X`); `global` or not. */
+function csharpUsing(node: TSNode, line: number): ImportInfo[] {
+  const alias = node.childForFieldName("name")?.text ?? "";
+  const target = node.namedChildren.find((c) => c !== node.childForFieldName("name") && (c.type === "qualified_name" || c.type === "identifier" || c.type === "generic_name"));
+  if (!target) return [];
+  const module = target.text.replace(/\s+/g, "").replace(/^global::/, "");
+  const isStatic = /^\s*(?:global\s+)?using\s+static\b/.test(node.text);
+  return [imp(module, isStatic ? [{ name: "*", alias: "" }] : [], alias, "using", line)];
+}
+
+/** `require "a/b"`, `require_relative "x"` (as `./x`), `load "x.rb"`; a string with interpolation is none. */
+function rubyRequire(node: TSNode, line: number): ImportInfo[] {
+  const method = node.childForFieldName("method")?.text ?? "";
+  const arg = node.childForFieldName("arguments")?.namedChildren[0];
+  if (arg?.type !== "string" || arg.namedChildren.some((c) => c.type !== "string_content")) return [];
+  const path = arg.namedChildren[0]?.text ?? "";
+  if (path === "") return [];
+  const module = method === "require_relative" && !path.startsWith(".") && !path.startsWith("/") ? `./${path}` : path;
+  return [imp(module, [], "", "require", line)];
+}
+
+/**
+ * `source lib/x.sh`, `. "$(dirname "$0")/x.sh"`: the path as written, the script's own folder
+ * (`$(dirname "$0")`, `${BASH_SOURCE%/*}`, `$DIR`-like variables holding it) read as `./`.
+ * A path built any other way is no import.
+ */
+function shellSource(node: TSNode, line: number): ImportInfo[] {
+  const arg = node.childrenForFieldName("argument")[0];
+  if (!arg) return [];
+  const path = shellSourcePath(arg.text);
+  return path ? [imp(path, [], "", "require", line)] : [];
+}
+
+const SCRIPT_DIR = /^(?:\$\(\s*dirname\s+\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?\s*\)|\$\{BASH_SOURCE(?:\[0\])?%\/\*\}|\$\{?(?:DIR|SCRIPT_DIR|SCRIPTDIR|SCRIPT_PATH|BASEDIR|BASE_DIR|HERE)\}?)\//;
+/** Variables that conventionally hold the repository's root: what follows is looked up from the root too. */
+const ROOT_DIR = /^\$\{?(?:ROOT|ROOT_DIR|REPO_ROOT|PROJECT_ROOT|TOP|TOPDIR)\}?\//;
+
+/**
+ * The path a `source` argument names (`./x` from the script's folder), or null when it is built
+ * at run time.
+ */
+export function shellSourcePath(written: string): string | null {
+  const unquoted = written.replace(/^(["'])(.*)\1$/s, "$2").replace(/"/g, "");
+  const path = unquoted.replace(SCRIPT_DIR, "./").replace(ROOT_DIR, "");
+  if (path === "" || /[$`*?]/.test(path) || path.startsWith("/") || path.startsWith("~")) return null;
+  return path;
 }

@@ -164,6 +164,52 @@ const CPP = `${C_COMMON}
 (using_declaration "namespace") @import
 `;
 
+/**
+ * C#: namespaces (block and file-scoped, `A.B` split in extract.ts), types, methods and
+ * constructors, local functions. `this.` and `base.` are anonymous nodes: the receiver is `_`.
+ */
+const CSHARP = `
+[(namespace_declaration name: (_) @name) (file_scoped_namespace_declaration name: (_) @name)] @def.module
+[(class_declaration name: (identifier) @name) (record_declaration name: (identifier) @name)] @def.class
+(struct_declaration name: (identifier) @name) @def.struct
+(interface_declaration name: (identifier) @name) @def.interface
+(enum_declaration name: (identifier) @name) @def.enum
+(delegate_declaration name: (identifier) @name) @def.type
+[(method_declaration name: (identifier) @name) (constructor_declaration name: (identifier) @name)] @def.method
+(local_function_statement name: (identifier) @name) @def.function
+(invocation_expression function: [
+  (identifier) @callee
+  (generic_name . (identifier) @callee)
+  (member_access_expression expression: _ @receiver name: [(identifier) @callee (generic_name . (identifier) @callee)])]) @call
+(object_creation_expression type: (_) @callee) @call
+(using_directive) @import
+`;
+
+/**
+ * Ruby: modules, classes (`class A::B` split in extract.ts), methods and singleton methods. A call
+ * without receiver or arguments is a bare identifier statement (`validate`); one inside an
+ * expression cannot be told from a local variable and is left out. `require` and
+ * `require_relative` are imports.
+ */
+const RUBY = `
+(module name: [(constant) (scope_resolution)] @name) @def.module
+(class name: [(constant) (scope_resolution)] @name) @def.class
+(method name: (_) @name) @def.function
+(singleton_method name: (_) @name) @def.method
+(call receiver: (_) @receiver method: [(identifier) (constant)] @callee) @call
+(call !receiver method: [(identifier) (constant)] @callee) @call
+[(body_statement (identifier) @callee) (block_body (identifier) @callee) (then (identifier) @callee) (else (identifier) @callee) (do (identifier) @callee)] @call
+((call !receiver method: (identifier) @_fn arguments: (argument_list . (string))) @import
+  (#any-of? @_fn "require" "require_relative" "load"))
+`;
+
+/** Shell: functions, commands (a call each), and `source` / `.` of another script as imports. */
+const BASH = `
+(function_definition name: (word) @name) @def.function
+(command name: (command_name (word) @callee)) @call
+((command name: (command_name (word) @_cmd)) @import (#any-of? @_cmd "source" "."))
+`;
+
 export const QUERIES: Readonly<Record<Language, string>> = {
   python: PYTHON,
   javascript: JAVASCRIPT,
@@ -174,6 +220,9 @@ export const QUERIES: Readonly<Record<Language, string>> = {
   rust: RUST,
   c: C,
   cpp: CPP,
+  csharp: CSHARP,
+  ruby: RUBY,
+  bash: BASH,
 };
 
 /**

@@ -219,6 +219,106 @@ int Gateway<T>::send(const T& body) const {
 template <>
 int shop::pay::Gateway<std::map<int, x::Y>>::send(const std::map<int, x::Y>& body) const { return 0; }
 `,
+  "cs/Billing.cs": `using System;
+using static System.Math;
+using Json = Newtonsoft.Json;
+
+namespace Acme.Billing
+{
+    /// <summary>Issues invoices for <see cref="Order"/>s.</summary>
+    public partial class InvoiceService : BaseService, IInvoices
+    {
+        public InvoiceService(int x) : base(x) { }
+
+        [HttpPost("invoices")]
+        public Invoice Issue(Order order)
+        {
+            var total = Total(order);
+            this.Log(total);
+            base.Save();
+            Acme.Util.Helper.Round<int>(total);
+            return new Invoice(total);
+        }
+
+        private static decimal Total(Order o) => o.Sum;
+
+        void Local() { int Inner(int a) => a; Inner(2); }
+    }
+
+    public interface IInvoices { Invoice Issue(Order order); }
+    public record Money(decimal Amount);
+    public struct Point { }
+    public enum Color { Red }
+    public delegate void Handler(int x);
+}
+`,
+  "cs/Other.cs": `namespace Acme.Other;
+
+class Report : Acme.Billing.InvoiceService
+{
+    void Print() { }
+}
+`,
+  "rb/invoice_service.rb": `require 'json'
+require_relative 'billing/invoice'
+
+module Acme
+  module Billing
+    # Issues invoices for orders.
+    class InvoiceService < BaseService
+      include Loggable
+      extend Forwardable
+
+      def initialize(repo)
+        @repo = repo
+      end
+
+      def issue(order)
+        total = compute(order)
+        self.log(total)
+        Util::Helper.round(total)
+        invoice = Acme::Invoice.new(total)
+        save!
+        validate
+        private_helper
+        total
+      end
+
+      # Builds one.
+      def self.build = new(nil)
+
+      private
+
+      def compute(order) = order.sum
+    end
+  end
+end
+
+class Acme::Billing::Invoice; end
+
+def top_helper(x)
+  x
+end
+`,
+  "sh/build.sh": `#!/usr/bin/env bash
+set -euo pipefail
+source ./lib/common.sh
+. "$(dirname "$0")/util.sh"
+
+# Builds the project.
+build() {
+  log "building"
+  helper_fn arg | grep x
+  local out=$(compute 1)
+  if check; then deploy; fi
+}
+
+function deploy {
+  echo done
+}
+
+build "$@"
+`,
 };
 
 type Sym = [kind: string, qualifiedName: string, start: number, end: number, parent: string | null];
@@ -472,6 +572,104 @@ describe("extraction per language (through the index)", () => {
     ]);
   });
 
+  it("c#: namespaces block and file-scoped, types, methods, local functions, usings, XML docs", () => {
+    const cs = parsed("cs/Billing.cs");
+    expect(symbols(cs)).toEqual([
+      ["module", "Acme.Billing", 5, 32, null],
+      ["class", "Acme.Billing.InvoiceService", 8, 25, "Acme.Billing"],
+      ["method", "Acme.Billing.InvoiceService.InvoiceService", 10, 10, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.Issue", 12, 20, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.Total", 22, 22, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.Local", 24, 24, "Acme.Billing.InvoiceService"],
+      ["function", "Acme.Billing.InvoiceService.Local.Inner", 24, 24, "Acme.Billing.InvoiceService.Local"],
+      ["interface", "Acme.Billing.IInvoices", 27, 27, "Acme.Billing"],
+      ["method", "Acme.Billing.IInvoices.Issue", 27, 27, "Acme.Billing.IInvoices"],
+      ["class", "Acme.Billing.Money", 28, 28, "Acme.Billing"],
+      ["struct", "Acme.Billing.Point", 29, 29, "Acme.Billing"],
+      ["enum", "Acme.Billing.Color", 30, 30, "Acme.Billing"],
+      ["type", "Acme.Billing.Handler", 31, 31, "Acme.Billing"],
+    ]);
+    expect(cs.symbols[1]).toMatchObject({ signature: "public partial class InvoiceService : BaseService, IInvoices", doc: "Issues invoices for Orders.", bases: ["BaseService", "IInvoices"] });
+    expect(cs.symbols[3]!.signature).toBe('[HttpPost("invoices")] public Invoice Issue(Order order)');
+    expect(calls(cs)).toEqual([
+      ["Acme.Billing.InvoiceService.Issue", "Total", "", 15],
+      ["Acme.Billing.InvoiceService.Issue", "Log", "this", 16],
+      ["Acme.Billing.InvoiceService.Issue", "Save", "base", 17],
+      // A receiver written with its namespace is its type's bare name.
+      ["Acme.Billing.InvoiceService.Issue", "Round", "Helper", 18],
+      ["Acme.Billing.InvoiceService.Issue", "Invoice", "", 19],
+      ["Acme.Billing.InvoiceService.Local", "Inner", "", 24],
+    ]);
+    expect(cs.imports).toEqual([
+      { module: "System", names: [], alias: "", kind: "using", line: 1 },
+      { module: "System.Math", names: [{ name: "*", alias: "" }], alias: "", kind: "using", line: 2 },
+      { module: "Newtonsoft.Json", names: [], alias: "Json", kind: "using", line: 3 },
+    ]);
+    // `namespace Acme.Other;` holds the rest of its file.
+    expect(symbols(parsed("cs/Other.cs"))).toEqual([
+      ["module", "Acme.Other", 1, 6, null],
+      ["class", "Acme.Other.Report", 3, 6, "Acme.Other"],
+      ["method", "Acme.Other.Report.Print", 5, 5, "Acme.Other.Report"],
+    ]);
+    expect(parsed("cs/Other.cs").symbols[1]!.bases).toEqual(["InvoiceService"]);
+  });
+
+  it("ruby: modules, classes with superclass and mixins, singleton methods, bare calls, requires", () => {
+    const rb = parsed("rb/invoice_service.rb");
+    expect(symbols(rb)).toEqual([
+      ["module", "Acme", 4, 34, null],
+      ["module", "Acme.Billing", 5, 33, "Acme"],
+      ["class", "Acme.Billing.InvoiceService", 7, 32, "Acme.Billing"],
+      ["method", "Acme.Billing.InvoiceService.initialize", 11, 13, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.issue", 15, 24, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.build", 27, 27, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.compute", 31, 31, "Acme.Billing.InvoiceService"],
+      // `class A::B::C` is qualified by the scope it is written with.
+      ["class", "Acme.Billing.Invoice", 36, 36, null],
+      ["function", "top_helper", 38, 40, null],
+    ]);
+    expect(rb.symbols[2]).toMatchObject({ signature: "class InvoiceService < BaseService", doc: "Issues invoices for orders.", bases: ["BaseService", "Loggable", "Forwardable"] });
+    expect(rb.symbols[1]!.signature).toBe("module Billing");
+    expect(rb.symbols[5]).toMatchObject({ signature: "def self.build", doc: "Builds one." });
+    expect(calls(rb)).toEqual([
+      ["Acme.Billing.InvoiceService.issue", "compute", "", 16],
+      ["Acme.Billing.InvoiceService.issue", "log", "self", 17],
+      ["Acme.Billing.InvoiceService.issue", "round", "Helper", 18],
+      // `Acme::Invoice.new` constructs the class.
+      ["Acme.Billing.InvoiceService.issue", "Invoice", "", 19],
+      ["Acme.Billing.InvoiceService.issue", "save!", "", 20],
+      // Bare identifiers are calls, unless the method assigns them (`total`).
+      ["Acme.Billing.InvoiceService.issue", "validate", "", 21],
+      ["Acme.Billing.InvoiceService.issue", "private_helper", "", 22],
+      ["Acme.Billing.InvoiceService.build", "new", "", 27],
+      ["Acme.Billing.InvoiceService.compute", "sum", "order", 31],
+    ]);
+    expect(rb.imports).toEqual([
+      { module: "json", names: [], alias: "", kind: "require", line: 1 },
+      { module: "./billing/invoice", names: [], alias: "", kind: "require", line: 2 },
+    ]);
+  });
+
+  it("bash: functions both ways, commands as calls without builtins, source and dot", () => {
+    const sh = parsed("sh/build.sh");
+    expect(symbols(sh)).toEqual([
+      ["function", "build", 7, 12, null],
+      ["function", "deploy", 14, 16, null],
+    ]);
+    expect(sh.symbols[0]).toMatchObject({ signature: "build()", doc: "Builds the project." });
+    expect(calls(sh)).toEqual([
+      [null, "dirname", "", 4],
+      ["build", "log", "", 8],
+      ["build", "helper_fn", "", 9],
+      ["build", "grep", "", 9],
+      ["build", "compute", "", 10],
+      ["build", "check", "", 11],
+      ["build", "deploy", "", 11],
+      [null, "build", "", 18],
+    ]);
+    expect(sh.imports.map((i) => [i.module, i.kind, i.line])).toEqual([["./lib/common.sh", "require", 3], ["./util.sh", "require", 4]]);
+  });
+
   it("records language and line counts on each file", () => {
     const store = storeOf(engine)!;
     expect(store.file("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
@@ -479,5 +677,8 @@ describe("extraction per language (through the index)", () => {
     // As many C as C++ sources: headers are C.
     expect(store.file("c/zz.h")).toMatchObject({ language: "c" });
     expect(store.file("cpp/shop.hpp")).toMatchObject({ language: "cpp" });
+    expect(store.file("cs/Billing.cs")).toMatchObject({ language: "csharp" });
+    expect(store.file("rb/invoice_service.rb")).toMatchObject({ language: "ruby" });
+    expect(store.file("sh/build.sh")).toMatchObject({ language: "bash" });
   });
 });
