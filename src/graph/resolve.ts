@@ -234,6 +234,11 @@ export class Resolver {
       if (family === "c" && !classLike(sym.kind, family)) local = local.filter((i) => symbols[i]!.kind !== "method");
       if (local.length > 0) return { refs: local.map((i) => [path, i] as const), how: "local" };
       if (classScoped && classLike(sym.kind, family)) {
+        // Another piece of the class: a C# partial class's other file, a Ruby class reopened elsewhere.
+        if (family === "csharp" || family === "ruby") {
+          const pieces = this.#qualifiedAs(`${sym.qualifiedName}.${name}`, name, "method", family).filter(([file]) => file !== path);
+          if (pieces.length > 0) return { refs: pieces, how: "local" };
+        }
         const inherited = this.#inBases([path, s], name, 0, new Set());
         if (inherited) return inherited;
       }

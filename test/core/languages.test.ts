@@ -7,7 +7,11 @@ describe("classifyPath", () => {
     expect(classifyPath("lib/zstd.h")).toEqual({ kind: "parsed", language: "c" });
     expect(classifyPath("include/fmt/format.hpp")).toEqual({ kind: "parsed", language: "cpp" });
     expect(classifyPath("src/x.c++")).toEqual({ kind: "parsed", language: "cpp" });
-    expect(classifyPath("lib/parser.cs")).toEqual({ kind: "text" });
+    expect(classifyPath("lib/Parser.cs")).toEqual({ kind: "parsed", language: "csharp" });
+    expect(classifyPath("lib/tasks/db.rake")).toEqual({ kind: "parsed", language: "ruby" });
+    expect(classifyPath("Rakefile")).toEqual({ kind: "parsed", language: "ruby" });
+    expect(classifyPath("scripts/ci.sh")).toEqual({ kind: "parsed", language: "bash" });
+    expect(classifyPath("lib/parser.php")).toEqual({ kind: "text" });
     expect(classifyPath("Makefile")).toEqual({ kind: "text" });
     expect(classifyPath("assets/logo.png")).toEqual({ kind: "unsupported" });
   });
@@ -40,11 +44,14 @@ describe("classifyPath", () => {
 });
 
 describe("isTestPath", () => {
-  it("knows the test layouts of Python, Java, Go, Rust and JavaScript", () => {
-    for (const path of ["tests/test_cart.py", "src/test/java/com/acme/CartTest.java", "cart_test.go", "tests/integration.rs", "src/cart.spec.ts"]) {
+  it("knows the test layouts of Python, Java, Go, Rust, JavaScript, C# and Ruby", () => {
+    for (const path of [
+      "tests/test_cart.py", "src/test/java/com/acme/CartTest.java", "cart_test.go", "tests/integration.rs", "src/cart.spec.ts",
+      "src/Shop.Tests/CartTests.cs", "Shop.UnitTests/Cart.cs", "CartTest.cs", "spec/models/cart_spec.rb", "test/cart_test.rb",
+    ]) {
       expect(isTestPath(path), path).toBe(true);
     }
-    for (const path of ["src/main/java/com/acme/Cart.java", "src/cart.go", "src/lib.rs", "src/testing_utils_not.rs"]) {
+    for (const path of ["src/main/java/com/acme/Cart.java", "src/cart.go", "src/lib.rs", "src/testing_utils_not.rs", "src/Shop.Core/Cart.cs", "lib/contest.rb"]) {
       expect(isTestPath(path), path).toBe(false);
     }
   });

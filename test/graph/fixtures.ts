@@ -271,3 +271,153 @@ int main() {
 int outside() { return retry(1); }
 `,
 };
+
+export const CSHARP: Record<string, string> = {
+  "src/Shop.Core/Gateway.cs": `namespace Shop.Core
+{
+    public abstract class Gateway
+    {
+        protected int Send(int amount) { return Retry.Run(amount); }
+    }
+}
+`,
+  "src/Shop.Core/Retry.cs": `namespace Shop.Core;
+
+public static class Retry
+{
+    public static int Run(int x) => x;
+}
+`,
+  "src/Shop.Payments/StripeGateway.cs": `using Shop.Core;
+using static Shop.Payments.Clamp;
+
+namespace Shop.Payments
+{
+    public partial class StripeGateway : Gateway
+    {
+        public int Charge(int amount)
+        {
+            var n = Limit(amount);
+            return Send(n) + this.Send(n) + base.Send(n);
+        }
+    }
+}
+`,
+  "src/Shop.Payments/StripeGateway.Refund.cs": `namespace Shop.Payments
+{
+    public partial class StripeGateway
+    {
+        public int Refund(int amount) => Charge(-amount);
+    }
+}
+`,
+  "src/Shop.Payments/Clamp.cs": `namespace Shop.Payments
+{
+    public static class Clamp
+    {
+        public static int Limit(int x) => x;
+    }
+}
+`,
+  "src/App/Program.cs": `using Shop.Payments;
+
+namespace App
+{
+    class Program
+    {
+        static void Main()
+        {
+            var gateway = new StripeGateway();
+            gateway.Refund(1);
+            Console.WriteLine("done");
+        }
+    }
+}
+`,
+};
+
+export const RUBY: Record<string, string> = {
+  "lib/shop.rb": `require "shop/gateway"
+require_relative "shop/stripe_gateway"
+require "json"
+`,
+  "lib/shop/gateway.rb": `require_relative "retry"
+
+module Shop
+  class Gateway
+    include Retry
+
+    def send_amount(amount)
+      with_retry(amount)
+    end
+  end
+end
+`,
+  "lib/shop/retry.rb": `module Shop
+  module Retry
+    def with_retry(x)
+      x
+    end
+
+    def self.log(x)
+      x
+    end
+  end
+end
+`,
+  "lib/shop/stripe_gateway.rb": `require_relative "gateway"
+
+module Shop
+  class StripeGateway < Gateway
+    def charge(amount)
+      send_amount(amount)
+      self.send_amount(amount)
+      Retry.log(amount)
+    end
+  end
+end
+`,
+  "lib/shop/refunds.rb": `module Shop
+  class StripeGateway
+    def refund(amount)
+      charge(-amount)
+    end
+  end
+end
+`,
+  "bin/checkout": `#!/usr/bin/env ruby
+`,
+  "app/checkout.rb": `require "shop"
+
+def checkout(amount)
+  gateway = Shop::StripeGateway.new
+  gateway.refund(amount)
+  amount.each { |x| x }
+end
+`,
+};
+
+export const SHELL: Record<string, string> = {
+  "scripts/lib/common.sh": `log() {
+  echo "$@"
+}
+`,
+  "scripts/lib/util.sh": `source "$(dirname "\${BASH_SOURCE[0]}")/common.sh"
+
+retry() {
+  log "retry"
+}
+`,
+  "scripts/deploy.sh": `#!/usr/bin/env bash
+. "$(dirname "$0")/lib/util.sh"
+source scripts/lib/common.sh
+
+deploy() {
+  retry
+  log "deployed"
+  rsync -a . remote:
+}
+
+deploy
+`,
+};

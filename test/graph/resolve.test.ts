@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import type { CallsResult } from "../../src/graph/types.js";
 import { TempRepo } from "../helpers/repo.js";
-import { C, CPP, GO, JAVA, JAVASCRIPT, PYTHON, RUST, WORKSPACE } from "./fixtures.js";
+import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, PYTHON, RUBY, RUST, SHELL, WORKSPACE } from "./fixtures.js";
 
 /** `caller path:qualified name how` for each call site of a callers answer. */
 function callerEdges(result: CallsResult): string[] {
@@ -264,6 +264,103 @@ describe("call resolution: include folders follow the build files", () => {
       repo.write({ "CMakeLists.txt": "project(zz C)\ninclude_directories(include tests)\n" });
       await engine.index();
       expect((await engine.related("programs/cli.c")).imports).toEqual(["include/zz/zz.h", "tests/config.h"]);
+    } finally {
+      await engine.close();
+      repo.dispose();
+    }
+  });
+});
+
+describe("call resolution: C#", () => {
+  const engine = fixture(CSHARP);
+
+  it("resolves bare, this. and base. calls through the class hierarchy across namespaces", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.Charge"))).toEqual([
+      // `using static Shop.Payments.Clamp;` opens the class's static methods.
+      "src/Shop.Payments/Clamp.cs:Shop.Payments.Clamp.Limit import",
+      "src/Shop.Core/Gateway.cs:Shop.Core.Gateway.Send hierarchy",
+      "src/Shop.Core/Gateway.cs:Shop.Core.Gateway.Send hierarchy",
+      "src/Shop.Core/Gateway.cs:Shop.Core.Gateway.Send hierarchy",
+    ]);
+  });
+
+  it("resolves a static call on a type of the same namespace, declared file-scoped", async () => {
+    expect(calleeEdges(await engine().callees("Gateway.Send"))).toEqual(["src/Shop.Core/Retry.cs:Shop.Core.Retry.Run receiver"]);
+  });
+
+  it("finds a partial class's methods in its other files, and a constructor through a using", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.Refund"))).toEqual(["src/Shop.Payments/StripeGateway.cs:Shop.Payments.StripeGateway.Charge local"]);
+    // Both pieces of the partial class; `gateway` is a local of no known type: the one `Refund`.
+    expect(calleeEdges(await engine().callees("Program.Main"))).toEqual([
+      "src/Shop.Payments/StripeGateway.Refund.cs:Shop.Payments.StripeGateway import",
+      "src/Shop.Payments/StripeGateway.cs:Shop.Payments.StripeGateway import",
+      "src/Shop.Payments/StripeGateway.Refund.cs:Shop.Payments.StripeGateway.Refund unique",
+    ]);
+  });
+
+  it("imports the files that declare a namespace a using names", async () => {
+    expect((await engine().related("src/App/Program.cs")).imports).toEqual([
+      "src/Shop.Payments/Clamp.cs",
+      "src/Shop.Payments/StripeGateway.Refund.cs",
+      "src/Shop.Payments/StripeGateway.cs",
+    ]);
+    expect((await engine().related("src/Shop.Payments/StripeGateway.cs")).imports).toEqual(["src/Shop.Core/Gateway.cs", "src/Shop.Core/Retry.cs", "src/Shop.Payments/Clamp.cs"]);
+  });
+});
+
+describe("call resolution: Ruby", () => {
+  const engine = fixture(RUBY);
+
+  it("resolves bare and self. calls through the superclass and its mixins", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.charge"))).toEqual([
+      "lib/shop/gateway.rb:Shop.Gateway.send_amount hierarchy",
+      "lib/shop/gateway.rb:Shop.Gateway.send_amount hierarchy",
+      "lib/shop/retry.rb:Shop.Retry.log receiver",
+    ]);
+    expect(calleeEdges(await engine().callees("Gateway.send_amount"))).toEqual(["lib/shop/retry.rb:Shop.Retry.with_retry hierarchy"]);
+  });
+
+  it("finds a reopened class's methods in its other files, and Class.new as the class", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.refund"))).toEqual(["lib/shop/stripe_gateway.rb:Shop.StripeGateway.charge local"]);
+    // The class is reopened: both of its pieces.
+    expect(calleeEdges(await engine().callees("checkout"))).toEqual([
+      "lib/shop/refunds.rb:Shop.StripeGateway ambiguous",
+      "lib/shop/stripe_gateway.rb:Shop.StripeGateway ambiguous",
+      "lib/shop/refunds.rb:Shop.StripeGateway.refund unique",
+    ]);
+  });
+
+  it("resolves require from the load path and require_relative from the file, never a gem", async () => {
+    expect((await engine().related("lib/shop.rb")).imports).toEqual(["lib/shop/gateway.rb", "lib/shop/stripe_gateway.rb"]);
+    expect((await engine().related("app/checkout.rb")).imports).toEqual(["lib/shop.rb"]);
+    expect((await engine().related("lib/shop/gateway.rb")).imports).toEqual(["lib/shop/retry.rb"]);
+  });
+});
+
+describe("call resolution: shell scripts", () => {
+  const engine = fixture(SHELL);
+
+  it("resolves commands to functions of the sourced scripts, from the script's folder or the root", async () => {
+    expect(calleeEdges(await engine().callees("deploy"))).toEqual(["scripts/lib/util.sh:retry import", "scripts/lib/common.sh:log import"]);
+    expect((await engine().related("scripts/deploy.sh")).imports).toEqual(["scripts/lib/common.sh", "scripts/lib/util.sh"]);
+    expect((await engine().related("scripts/lib/util.sh")).imports).toEqual(["scripts/lib/common.sh"]);
+  });
+});
+
+describe("call resolution: a C# namespace gains a file", () => {
+  it("imports the new file where a using names its namespace, and resolves calls into it", async () => {
+    const repo = TempRepo.create({
+      ...CSHARP,
+      "src/App/Program.cs": "using Shop.Payments;\n\nnamespace App\n{\n    class Program\n    {\n        static int Main() => Tax.Compute(1);\n    }\n}\n",
+    });
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      await engine.index();
+      expect(calleeEdges(await engine.callees("Program.Main"))).toEqual([]);
+      repo.write({ "src/Shop.Payments/Tax.cs": "namespace Shop.Payments\n{\n    static class Tax\n    {\n        public static int Compute(int x) => x;\n    }\n}\n" });
+      await engine.index();
+      expect(calleeEdges(await engine.callees("Program.Main"))).toEqual(["src/Shop.Payments/Tax.cs:Shop.Payments.Tax.Compute receiver"]);
+      expect((await engine.related("src/App/Program.cs")).imports).toContain("src/Shop.Payments/Tax.cs");
     } finally {
       await engine.close();
       repo.dispose();
