@@ -60,8 +60,8 @@ for (const record of records) {
     r.edges.push(`${record.path}:${row.line} ${caller} → ${file}:${symbolName(file, symbol)} (${how}${row.count > 1 ? `, 1 of ${row.count}` : ""})`);
   });
   parsed.imports.forEach((imp, i) => {
-    // `using namespace` names a namespace, never a file.
-    if (imp.kind === "using") return;
+    // C++'s `using namespace` names a namespace, never a file (C#'s `using` imports its files).
+    if (imp.kind === "using" && language !== "csharp") return;
     const hit = (graph.imports[i]?.targets.length ?? 0) > 0;
     if (imp.kind === "system") {
       r.system++;

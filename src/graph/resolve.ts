@@ -71,7 +71,8 @@ const FAMILY_LIBRARY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
     "inject", "detect", "any?", "all?", "none?", "empty?", "nil?", "include?", "key?", "fetch", "merge", "merge!", "dup",
     "to_s", "to_a", "to_h", "to_i", "to_f", "to_sym", "first", "last", "min", "max", "sum", "sort_by", "group_by", "uniq",
     "compact", "flatten", "zip", "tap", "then", "respond_to?", "is_a?", "kind_of?", "send", "public_send", "size", "length",
-    "gsub", "sub", "match", "match?", "present?", "blank?", "presence", "try", "call", "new",
+    "gsub", "sub", "match", "match?", "present?", "blank?", "presence", "try", "call", "new", "inspect", "hash", "eql?",
+    "equal?", "to_str", "to_ary", "to_proc", "instance_of?", "class", "object_id", "dig", "each_key", "each_value",
   ]),
   csharp: new Set([
     "Add", "AddRange", "Remove", "Contains", "ContainsKey", "TryGetValue", "ToString", "Equals", "GetHashCode", "GetType",
