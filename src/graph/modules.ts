@@ -175,8 +175,11 @@ export class ModuleResolver {
       case "ruby":
         return this.#ruby(from, imp.module);
       case "bash":
-        return this.#shell(from, imp.module);
+        return this.#script("bash", from, imp.module);
+      case "php":
+        return imp.kind === "require" ? this.#script("php", from, imp.module) : [];
       case "csharp":
+      case "kotlin":
         // A namespace names no file: the resolver finds the files that declare it (by their symbols).
         return [];
     }
@@ -350,13 +353,16 @@ export class ModuleResolver {
     return closestTo(loadPath, from).slice(0, 1);
   }
 
-  /** A sourced script: from the script's folder, then from the root, then by path tail, the closest first. */
-  #shell(from: string, spec: string): string[] {
+  /**
+   * A sourced script or a PHP `require`: from the file's folder, then from the root, then by path
+   * tail, the closest first.
+   */
+  #script(family: string, from: string, spec: string): string[] {
     const candidates = [normalize(`${dirOf(from)}/${spec}`), ...(spec.startsWith(".") ? [] : [normalize(spec)])];
     const found = this.#firstExisting(candidates.filter((c) => c !== ".." && !c.startsWith("../")));
     if (found.length > 0 || spec.startsWith("../")) return found;
     const tail = spec.replace(/^\.\//, "");
-    const key = `bash:${stemOf(tail)}`;
+    const key = `${family}:${stemOf(tail)}`;
     return closestTo((this.#byStem.get(key) ?? []).map((e) => e.path).filter((p) => p === tail || p.endsWith(`/${tail}`)), from).slice(0, 1);
   }
 

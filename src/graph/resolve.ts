@@ -1,6 +1,7 @@
 import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
 import { lastSegment, scopeSegments } from "../core/cxx-names.js";
 import { isInclude, languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
+import { DECLARED_NAMESPACES, importedNames, namespaceScope, scopeOf, type NamespaceScope } from "./namespaces.js";
 import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "../store/types.js";
 
 /** What resolution reads of the rest of the index. */
@@ -31,14 +32,16 @@ const SELF: Readonly<Record<string, ReadonlySet<string>>> = {
   c: new Set(["this"]),
   csharp: new Set(["this"]),
   ruby: new Set(["self"]),
+  php: new Set(["$this", "self", "static"]),
+  kotlin: new Set(["this"]),
 };
 /** Families where a method calls its class's other methods without `this`. */
-const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby"]);
+const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby", "kotlin"]);
 /**
- * Families whose namespaces (C++ and C# namespaces, Ruby modules) do not make a definition less
- * top-level: `fmt::format` is qualified `fmt.format`, `Acme::Invoice` `Acme.Invoice`.
+ * Families whose namespaces (C++, C# and PHP namespaces, Kotlin packages, Ruby modules) do not make
+ * a definition less top-level: `fmt::format` is qualified `fmt.format`, `Acme::Invoice` `Acme.Invoice`.
  */
-const NAMESPACED: ReadonlySet<string> = new Set(["c", "csharp", "ruby"]);
+const NAMESPACED: ReadonlySet<string> = new Set(["c", "csharp", "ruby", "php", "kotlin"]);
 /** Families where a class is declared in pieces (C++'s out-of-class methods, C#'s partial classes, Ruby's reopened classes). */
 const REOPENED: ReadonlySet<string> = new Set(["c", "csharp", "ruby"]);
 
@@ -127,10 +130,10 @@ export class Resolver {
   readonly #included = new Map<string, ReadonlySet<string>>();
   /** C/C++ lookups by qualified name (see #qualifiedAs). */
   readonly #qualified = new Map<string, SymbolRef[]>();
-  /** C# namespace -> the files that declare it (see #namespaceFiles). */
+  /** Language and namespace -> the files that declare it (see #namespaceFiles). */
   readonly #namespaces = new Map<string, string[]>();
-  /** C# file -> the namespaces its code sees, and the types its `using static` directives open. */
-  readonly #visibleNamespaces = new Map<string, { namespaces: ReadonlySet<string>; statics: readonly string[] }>();
+  /** File -> what its code sees by bare names, in the languages of declared namespaces. */
+  readonly #namespaceScopes = new Map<string, NamespaceScope>();
 
   constructor(source: ResolveSource) {
     this.#src = source;
@@ -142,7 +145,10 @@ export class Resolver {
     this.#refs = new Set();
     const imports: ImportEdge[] = parsed.imports.map((imp) => {
       for (const key of moduleKeys(imp, language)) this.#refs.add(key);
-      const targets = (language === "csharp" ? this.#namespaceFiles(imp.module) : this.#src.modules.resolve(path, language, imp)).filter((t) => t !== path);
+      const targets = (DECLARED_NAMESPACES.has(language) && imp.kind !== "require"
+        ? [...new Set(importedNames(language, imp).flatMap((n) => this.#namespaceFiles(language, n.qualified)))].sort()
+        : this.#src.modules.resolve(path, language, imp)
+      ).filter((t) => t !== path);
       for (const t of targets) this.#deps.add(t);
       return { line: imp.line, module: imp.module, targets };
     });
@@ -193,7 +199,7 @@ export class Resolver {
       // base could not be resolved (it may be that class).
       if (!this.#hasUnresolvedBase(cls)) return null;
     }
-    if (cls && (/^super\b/.test(receiver) || (family === "csharp" && receiver === "base"))) {
+    if (cls && (/^super\b/.test(receiver) || (family === "csharp" && receiver === "base") || (family === "php" && receiver === "parent"))) {
       const found = this.#inBases(cls, callee, 0, new Set());
       if (found) return found;
     }
@@ -247,7 +253,7 @@ export class Resolver {
     const top = topLevelNamed(symbols, name, family);
     if (top.length > 0) return { refs: top.map((i) => [path, i] as const), how: "local" };
     if (family === "c") return this.#fromIncludes(path, name);
-    if (family === "csharp") return this.#inNamespaces(path, symbols, name);
+    if (DECLARED_NAMESPACES.has(language)) return this.#inNamespaces(path, language, symbols, name);
     if (language === "go" || language === "java") {
       this.#refs.add(name);
       const refs: SymbolRef[] = [];
@@ -455,69 +461,55 @@ export class Resolver {
   }
 
   /**
-   * The C# files that declare namespace `ns` (`namespace A.B`, or `namespace A { namespace B`), or,
-   * for `using static A.B.C;`, the type `A.B.C`: what a `using` directive imports.
+   * The files that declare namespace `ns` (C#'s `namespace A.B`, a Kotlin package, a PHP
+   * namespace), or, where no file does, those that declare a definition qualified `ns` (`import
+   * a.b.C`, `using static A.B.C;`): what an import of those languages brings.
    */
-  #namespaceFiles(ns: string): string[] {
+  #namespaceFiles(language: Language, ns: string): string[] {
     const name = ns.slice(ns.lastIndexOf(".") + 1);
     this.#refs.add(name);
-    let files = this.#namespaces.get(ns);
+    const key = `${language}\u0000${ns}`;
+    let files = this.#namespaces.get(key);
     if (!files) {
       const modules: string[] = [];
-      const types: string[] = [];
+      const definitions: string[] = [];
       for (const file of this.#src.definers(name)) {
-        if (this.#src.language(file) !== "csharp") continue;
-        for (const s of this.#src.symbols(file)) {
-          if (s.qualifiedName !== ns) continue;
-          (s.kind === "module" ? modules : types).push(file);
-          break;
-        }
+        if (this.#src.language(file) !== language) continue;
+        const s = this.#src.symbols(file).find((s) => s.qualifiedName === ns);
+        if (s) (s.kind === "module" ? modules : definitions).push(file);
       }
-      this.#namespaces.set(ns, (files = modules.length > 0 ? modules : types));
+      this.#namespaces.set(key, (files = modules.length > 0 ? modules : definitions));
     }
     for (const file of files) this.#deps.add(file);
     return files;
   }
 
   /**
-   * A C# type or static method by its bare name: declared in a namespace the file's code sees (its
-   * own namespaces, those enclosing them, the global one, those its `using` directives open), or a
-   * member of a type its `using static` directives open.
+   * A bare name in a language of declared namespaces: what the file imports by that name, or a
+   * definition of a namespace it sees (its own, those enclosing them, the global one, those it
+   * imports whole), or a static method of a type whose statics it imports.
    */
-  #inNamespaces(path: string, symbols: readonly SymbolInfo[], name: string): Found | null {
-    const { namespaces, statics } = this.#csharpScope(path, symbols);
-    this.#refs.add(name);
+  #inNamespaces(path: string, language: Language, symbols: readonly SymbolInfo[], name: string): Found | null {
+    let scope = this.#namespaceScopes.get(path);
+    if (!scope) this.#namespaceScopes.set(path, (scope = namespaceScope(language, symbols, this.#src.imports(path))));
+    const imported = scope.named.get(name);
+    const lookFor = imported ? imported.slice(imported.lastIndexOf(".") + 1) : name;
+    this.#refs.add(lookFor);
     const refs: SymbolRef[] = [];
-    for (const file of this.#src.definers(name)) {
-      if (file === path || this.#src.language(file) !== "csharp") continue;
+    for (const file of this.#src.definers(lookFor)) {
+      if (file === path || this.#src.language(file) !== language) continue;
       this.#src.symbols(file).forEach((s, i) => {
-        if (s.name !== name) return;
-        const scope = s.qualifiedName.slice(0, Math.max(0, s.qualifiedName.length - name.length - 1));
-        if ((C_TOP(s) && namespaces.has(scope)) || (s.kind === "method" && statics.includes(scope))) refs.push([file, i]);
+        if (s.name !== lookFor) return;
+        const within = scopeOf(s.qualifiedName, lookFor);
+        const seen = imported
+          ? s.qualifiedName === imported && s.kind !== "module"
+          : (C_TOP(s) && scope.open.has(within)) || (s.kind === "method" && scope.statics.includes(within));
+        if (seen) refs.push([file, i]);
       });
     }
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     for (const [file] of refs) this.#deps.add(file);
     return { refs, how: "import" };
-  }
-
-  #csharpScope(path: string, symbols: readonly SymbolInfo[]): { namespaces: ReadonlySet<string>; statics: readonly string[] } {
-    let scope = this.#visibleNamespaces.get(path);
-    if (scope) return scope;
-    const namespaces = new Set([""]);
-    for (const s of symbols) {
-      if (s.kind !== "module") continue;
-      const parts = s.qualifiedName.split(".");
-      for (let n = 1; n <= parts.length; n++) namespaces.add(parts.slice(0, n).join("."));
-    }
-    const statics: string[] = [];
-    for (const imp of this.#src.imports(path)) {
-      if (imp.kind !== "using" || imp.alias) continue;
-      if (imp.names.length > 0) statics.push(imp.module);
-      else namespaces.add(imp.module);
-    }
-    this.#visibleNamespaces.set(path, (scope = { namespaces, statics }));
-    return scope;
   }
 
   /** The namespaces a C++ file's `using namespace` directives open. */
@@ -669,11 +661,13 @@ function bind(scope: Scope, language: Language, imp: ImportInfo, files: string[]
   // An include binds no name of its own: its names are looked up through the files it brings;
   // `using namespace` opens a namespace, not a file.
   if (isInclude(imp) || imp.kind === "using") return;
-  // Ruby's `require` and a script's `source` bring every definition of the file, as an include does.
-  if (language === "ruby" || language === "bash") {
+  // Ruby's and PHP's `require` and a script's `source` bring every definition of the file, as an include does.
+  if (language === "ruby" || language === "bash" || (language === "php" && imp.kind === "require")) {
     scope.stars.push(...files);
     return;
   }
+  // The imports of declared namespaces name no file: see #inNamespaces.
+  if (DECLARED_NAMESPACES.has(language)) return;
   const moduleFiles = (module: string): string[] => modules.resolve(from, language, { ...imp, module, names: [] });
   if (imp.alias) scope.bindings.set(imp.alias, { kind: "module", files: imp.names.length === 0 ? files : moduleFiles(imp.module) });
   if (imp.names.length === 0 && !imp.alias) {

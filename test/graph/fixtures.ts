@@ -421,3 +421,112 @@ deploy() {
 deploy
 `,
 };
+
+export const PHP: Record<string, string> = {
+  "app/Models/Model.php": `<?php
+namespace App\\Models;
+
+abstract class Model
+{
+    public function save() { return true; }
+}
+`,
+  "app/Models/User.php": `<?php
+namespace App\\Models;
+
+class User extends Model
+{
+    public static function create(array $attributes) { return new static(); }
+}
+`,
+  "app/Support/helpers.php": `<?php
+namespace App\\Support;
+
+function helper($x) { return $x; }
+`,
+  "app/Http/Controllers/Controller.php": `<?php
+namespace App\\Http\\Controllers;
+
+abstract class Controller
+{
+    protected function authorize() { return true; }
+}
+`,
+  "app/Http/Controllers/UserController.php": `<?php
+namespace App\\Http\\Controllers;
+
+use App\\Models\\User;
+use function App\\Support\\helper;
+
+class UserController extends Controller
+{
+    public function store()
+    {
+        parent::authorize();
+        $user = User::create([]);
+        $this->audit($user);
+        helper(1);
+        return new User();
+    }
+
+    private function audit($user) { $user->save(); }
+}
+`,
+  "legacy/functions.php": `<?php
+function legacy_format($x) { return $x; }
+`,
+  "legacy/page.php": `<?php
+require_once __DIR__ . '/functions.php';
+echo legacy_format(1);
+`,
+};
+
+export const KOTLIN: Record<string, string> = {
+  "core/src/main/kotlin/com/acme/core/Gateway.kt": `package com.acme.core
+
+open class Gateway {
+    open fun send(n: Int): Int = Retry.run(n)
+}
+`,
+  "core/src/main/kotlin/com/acme/core/Retry.kt": `package com.acme.core
+
+object Retry {
+    fun run(n: Int): Int = n
+}
+`,
+  "util/src/main/kotlin/com/acme/util/Limits.kt": `package com.acme.util
+
+fun limit(n: Int): Int = n
+
+fun String.shout(): String = this
+`,
+  "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt": `package com.acme.shop
+
+import com.acme.core.Gateway
+import com.acme.util.*
+
+class StripeGateway : Gateway() {
+    fun charge(n: Int): Int {
+        val x = limit(n)
+        send(x)
+        this.send(x)
+        return super.send(x)
+    }
+
+    companion object {
+        fun create(): StripeGateway = StripeGateway()
+    }
+}
+`,
+  "app/src/main/kotlin/com/acme/app/Main.kt": `package com.acme.app
+
+import com.acme.shop.StripeGateway as Stripe
+
+fun main() {
+    Stripe.create().charge(1)
+    val g = Stripe()
+    g.charge(2)
+    "x".shout()
+}
+`,
+};

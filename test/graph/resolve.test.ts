@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import type { CallsResult } from "../../src/graph/types.js";
 import { TempRepo } from "../helpers/repo.js";
-import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, PYTHON, RUBY, RUST, SHELL, WORKSPACE } from "./fixtures.js";
+import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, KOTLIN, PHP, PYTHON, RUBY, RUST, SHELL, WORKSPACE } from "./fixtures.js";
 
 /** `caller path:qualified name how` for each call site of a callers answer. */
 function callerEdges(result: CallsResult): string[] {
@@ -365,5 +365,59 @@ describe("call resolution: a C# namespace gains a file", () => {
       await engine.close();
       repo.dispose();
     }
+  });
+});
+
+describe("call resolution: PHP", () => {
+  const engine = fixture(PHP);
+
+  it("resolves static calls, new, functions through use, $this-> and parent::", async () => {
+    expect(calleeEdges(await engine().callees("UserController.store"))).toEqual([
+      "app/Http/Controllers/Controller.php:App.Http.Controllers.Controller.authorize hierarchy",
+      "app/Models/User.php:App.Models.User.create receiver",
+      "app/Http/Controllers/UserController.php:App.Http.Controllers.UserController.audit receiver",
+      // `use function App\Support\helper;`
+      "app/Support/helpers.php:App.Support.helper import",
+      "app/Models/User.php:App.Models.User import",
+    ]);
+  });
+
+  it("resolves a member call on an unknown object by its name, inherited methods included", async () => {
+    expect(calleeEdges(await engine().callees("UserController.audit"))).toEqual(["app/Models/Model.php:App.Models.Model.save unique"]);
+  });
+
+  it("imports the files that declare what a use names, and a require from the file's folder", async () => {
+    expect((await engine().related("app/Http/Controllers/UserController.php")).imports).toEqual(["app/Models/User.php", "app/Support/helpers.php"]);
+    expect((await engine().related("legacy/page.php")).imports).toEqual(["legacy/functions.php"]);
+    expect(callerEdges(await engine().callers("legacy_format"))).toEqual(["legacy/page.php:<module> import"]);
+  });
+});
+
+describe("call resolution: Kotlin", () => {
+  const engine = fixture(KOTLIN);
+
+  it("resolves bare, this. and super. calls through the hierarchy, and functions of an imported package", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.charge"))).toEqual([
+      "util/src/main/kotlin/com/acme/util/Limits.kt:com.acme.util.limit import",
+      "core/src/main/kotlin/com/acme/core/Gateway.kt:com.acme.core.Gateway.send hierarchy",
+      "core/src/main/kotlin/com/acme/core/Gateway.kt:com.acme.core.Gateway.send hierarchy",
+      "core/src/main/kotlin/com/acme/core/Gateway.kt:com.acme.core.Gateway.send hierarchy",
+    ]);
+  });
+
+  it("resolves an object's function from the same package", async () => {
+    expect(calleeEdges(await engine().callees("Gateway.send"))).toEqual(["core/src/main/kotlin/com/acme/core/Retry.kt:com.acme.core.Retry.run receiver"]);
+  });
+
+  it("resolves an aliased import, a companion's function, a constructor and an extension function", async () => {
+    expect(calleeEdges(await engine().callees("main"))).toEqual([
+      // `.charge(1)` on what `create()` returns, and on `g`: no type inference, the one `charge`.
+      "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt:com.acme.shop.StripeGateway.charge unique",
+      "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt:com.acme.shop.StripeGateway.create receiver",
+      "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt:com.acme.shop.StripeGateway import",
+      "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt:com.acme.shop.StripeGateway.charge unique",
+      "util/src/main/kotlin/com/acme/util/Limits.kt:com.acme.util.String.shout unique",
+    ]);
+    expect((await engine().related("app/src/main/kotlin/com/acme/app/Main.kt")).imports).toEqual(["shop/src/main/kotlin/com/acme/shop/StripeGateway.kt"]);
   });
 });

@@ -3,7 +3,7 @@ import type { Grammar, TSNode } from "./grammars.js";
 import { extractApiFacts, mentionsHttp } from "./api/index.js";
 import { lastSegment, scopeSegments, withoutTemplateArgs } from "../../core/cxx-names.js";
 import { blankAttributeMacros } from "./c-macros.js";
-import { decodeImport } from "./imports.js";
+import { decodeImport, phpQualified } from "./imports.js";
 
 const CONTAINERS: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "impl", "enum"]);
 /** Nodes that wrap a definition and carry its decorators, `export` or leading comments. */
@@ -20,11 +20,13 @@ const COMMENTS: ReadonlySet<string> = new Set(["comment", "line_comment", "block
 const HERITAGE: ReadonlySet<string> = new Set([
   "class_heritage", "extends_clause", "implements_clause", "extends_type_clause",
   "superclass", "super_interfaces", "extends_interfaces", "type_list", "base_class_clause", "base_list",
+  "base_clause", "class_interface_clause", "delegation_specifiers", "delegation_specifier", "constructor_invocation",
 ]);
 /** Nodes in a heritage list that name a base; keyword arguments and type arguments are not bases. */
 const BASE_NAMES: ReadonlySet<string> = new Set([
   "identifier", "type_identifier", "attribute", "member_expression", "scoped_type_identifier", "generic_type", "nested_type_identifier",
   "template_type", "qualified_identifier", "qualified_name", "generic_name", "constant", "scope_resolution",
+  "name", "user_type",
 ]);
 /** Ruby's mixins: a module named by one of these in a class body is a base of the class. */
 const RUBY_MIXINS: ReadonlySet<string> = new Set(["include", "extend", "prepend"]);
@@ -92,6 +94,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
     let recv = "";
     let decl = false;
     let captured: "name" | "declarator" | "" = "";
+    let nameNode: TSNode | undefined;
     let callee = "";
     let calleeAt = 0;
     let receiver = "";
@@ -109,6 +112,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
       } else if (cap === "name") {
         name = node.text;
         captured = "name";
+        nameNode = node;
       }
       else if (cap === "recv") recv = node.text;
       else if (cap === "declarator") {
@@ -141,6 +145,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
         const body = main.childForFieldName("type");
         if (body) typedefBodies.add(body.id);
       }
+      if (language === "kotlin" && nameNode) ({ kind, recv } = kotlinDefinition(main, nameNode, kind, source));
       // A class or namespace named with its scope (`struct Foo::Bar`, `namespace a::b`, `class A::B`, `namespace A.B`).
       const scoped = captured === "name" ? scopedName(language, kind, name) : null;
       defs.set(main.id, {
@@ -149,7 +154,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
         kind,
         recv: scoped ? scoped.scope : recv,
         decl,
-        ...(main.type === "file_scoped_namespace_declaration" ? { end: source.length } : {}),
+        ...(isFileScoped(main) ? { end: source.length } : {}),
       });
     } else if (what === "call") {
       if (receiver === "" && BUILTIN_CALLS[language]?.has(callee)) continue;
@@ -163,6 +168,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
   }
 
   for (const id of typedefBodies) defs.delete(id);
+  endFileScopes([...defs.values()]);
   const { symbols, starts, ends } = buildSymbols(language, source, [...defs.values()]);
   // Calls are the most numerous captures: locate them by the callee's offset alone, in JS,
   // rather than asking tree-sitter for each call node's range and position.
@@ -200,7 +206,7 @@ function buildSymbols(
   const ends: number[] = [];
   const stack: number[] = [];
   const c = isC(language);
-  const scopedNames = c || language === "ruby" || language === "csharp";
+  const scopedNames = c || language === "ruby" || language === "csharp" || language === "kotlin" || language === "php";
   // The last line with text: where a definition that runs to the end of its file ends.
   const lastLine = defs.some((d) => d.end !== undefined) ? lineIndex(source)(source.trimEnd().length) : 0;
   // An out-of-class definition scoped by a namespace of this file is a function (`void llvm::f()`), not a method.
@@ -273,6 +279,8 @@ function basesOf(node: TSNode, language: Language): string[] {
       if (args) visit(args);
     }
   }
+  // PHP's traits: `use Loggable;` in a class body.
+  if (language === "php") for (const statement of node.childForFieldName("body")?.namedChildren ?? []) if (statement.type === "use_declaration") visit(statement);
   return [...new Set(bases)].filter((b) => b !== "");
 }
 
@@ -323,8 +331,14 @@ function leadingAttributes(node: TSNode): TSNode {
   return first;
 }
 
+/** Kotlin's bodies are no fields of their definitions. */
+const KOTLIN_BODIES: ReadonlySet<string> = new Set(["function_body", "class_body", "enum_class_body"]);
+
 function signatureOf(node: TSNode, source: string, language: Language): string {
-  const body = node.childForFieldName("body") ?? node.childForFieldName("value")?.childForFieldName("body") ?? null;
+  const body = node.childForFieldName("body")
+    ?? node.childForFieldName("value")?.childForFieldName("body")
+    ?? (language === "kotlin" ? node.namedChildren.find((c) => KOTLIN_BODIES.has(c.type)) : undefined)
+    ?? null;
   let text: string;
   if (body && body.startIndex > node.startIndex) {
     text = source.slice(node.startIndex, body.startIndex);
@@ -412,10 +426,37 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
  * in the languages whose names carry no scope.
  */
 function scopedName(language: Language, kind: SymbolKind, name: string): { name: string; scope: string } | null {
-  if (!isC(language) && language !== "ruby" && !(language === "csharp" && kind === "module")) return null;
-  const segments = scopeSegments(language === "csharp" ? name.replace(/\s+/g, "").split(".").join("::") : name);
+  const dotted = kind === "module" && (language === "csharp" || language === "kotlin" || language === "php");
+  if (!isC(language) && language !== "ruby" && !dotted) return null;
+  const segments = scopeSegments(dotted ? phpQualified(name.replace(/\s+/g, "")).split(".").join("::") : name);
   const last = segments.pop() ?? name;
   return { name: last, scope: segments.join("::") };
+}
+
+/** A namespace that holds the rest of its file (C#'s `namespace A.B;`, PHP's `namespace A\B;`, Kotlin's `package a.b`). */
+function isFileScoped(node: TSNode): boolean {
+  return node.type === "file_scoped_namespace_declaration" || node.type === "package_header" || (node.type === "namespace_definition" && !node.childForFieldName("body"));
+}
+
+/** A file-scoped namespace ends where the next one starts (PHP allows several per file), or at the end of the file. */
+function endFileScopes(defs: Def[]): void {
+  const scoped = defs.filter((d) => d.end !== undefined).sort((a, b) => a.node.startIndex - b.node.startIndex);
+  for (let i = 0; i + 1 < scoped.length; i++) scoped[i]!.end = scoped[i + 1]!.node.startIndex - 1;
+}
+
+/**
+ * Kotlin's class declarations are also its interfaces and enums (`interface X`, `enum class Y`),
+ * and a function declared on a receiver type (`fun String.shout()`) is an extension: a method of
+ * that type, qualified by it.
+ */
+function kotlinDefinition(node: TSNode, nameNode: TSNode, kind: SymbolKind, source: string): { kind: SymbolKind; recv: string } {
+  if (node.type === "class_declaration") {
+    const head = source.slice(node.startIndex, nameNode.startIndex);
+    return { kind: /\binterface\s*$/.test(head) ? "interface" : /\benum\s+class\s*$/.test(head) ? "enum" : kind, recv: "" };
+  }
+  const receiver = node.type === "function_declaration" ? nameNode.previousNamedSibling : null;
+  if (receiver && (receiver.type === "user_type" || receiver.type === "nullable_type")) return { kind: "method", recv: bareTypeName(receiver.text.replace(/\?$/, "")) };
+  return { kind, recv: "" };
 }
 
 /**
@@ -430,6 +471,8 @@ function dynamicCall(language: Language, callee: string, receiver: string): { ca
     return { callee, receiver: constant || receiver };
   }
   if (language === "csharp" && /^(?:global::)?[A-Z]\w*(?:\.[A-Z]\w*)+$/.test(receiver)) return { callee, receiver: receiver.slice(receiver.lastIndexOf(".") + 1) };
+  // PHP's `\App\Support\helper()` and `\App\Models\User::find()`: the bare names.
+  if (language === "php") return { callee: callee.slice(callee.lastIndexOf("\\") + 1), receiver: /^\\?\w+(?:\\\w+)+$/.test(receiver) ? receiver.slice(receiver.lastIndexOf("\\") + 1) : receiver };
   return { callee, receiver };
 }
 

@@ -75,6 +75,8 @@ const PACKAGES: Readonly<Record<Language, { module: string; member?: string; bin
   csharp: { module: "tree-sitter-c-sharp", binding: true },
   ruby: { module: "tree-sitter-ruby" },
   bash: { module: "tree-sitter-bash" },
+  php: { module: "tree-sitter-php", member: "php" },
+  kotlin: { module: "@tree-sitter-grammars/tree-sitter-kotlin" },
 };
 
 /**

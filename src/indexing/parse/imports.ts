@@ -28,6 +28,10 @@ export function decodeImport(language: Language, node: TSNode): ImportInfo[] {
       return rubyRequire(node, line);
     case "bash":
       return shellSource(node, line);
+    case "php":
+      return phpImport(node, line);
+    case "kotlin":
+      return kotlinImport(node, line);
   }
 }
 
@@ -222,4 +226,62 @@ export function shellSourcePath(written: string): string | null {
   const path = unquoted.replace(SCRIPT_DIR, "./").replace(ROOT_DIR, "");
   if (path === "" || /[$`*?]/.test(path) || path.startsWith("/") || path.startsWith("~")) return null;
   return path;
+}
+
+/** A PHP name as a dotted qualified name: `\App\Models\User` -> `App.Models.User`. */
+export function phpQualified(name: string): string {
+  return name.replace(/^\\/, "").split("\\").filter((p) => p !== "").join(".");
+}
+
+/**
+ * `use A\B\C;`, `use A\B\{C, D as E};`, `use function A\f;` (module `A.B`, the names with their
+ * aliases); `require` / `include` of a string or of `__DIR__ . '/x.php'` (read as `./x.php`).
+ */
+function phpImport(node: TSNode, line: number): ImportInfo[] {
+  if (node.type !== "namespace_use_declaration") {
+    const path = phpIncludePath(node.namedChildren[0]);
+    return path ? [imp(path, [], "", "require", line)] : [];
+  }
+  const group = node.childForFieldName("body");
+  const prefix = group ? phpQualified(node.namedChildren.find((c) => c.type === "namespace_name")?.text ?? "") : "";
+  const byModule = new Map<string, Name[]>();
+  for (const clause of (group ?? node).namedChildren) {
+    if (clause.type !== "namespace_use_clause") continue;
+    const alias = clause.childForFieldName("alias")?.text ?? "";
+    const target = clause.namedChildren.find((c) => c.type === "qualified_name" || c.type === "name");
+    if (!target) continue;
+    const full = [prefix, phpQualified(target.text)].filter((p) => p !== "").join(".");
+    const dot = full.lastIndexOf(".");
+    const module = dot < 0 ? "" : full.slice(0, dot);
+    const names = byModule.get(module) ?? [];
+    names.push({ name: full.slice(dot + 1), alias });
+    byModule.set(module, names);
+  }
+  return [...byModule].map(([module, names]) => imp(module, names, "", "import", line));
+}
+
+/** The path a PHP `require` names: a string, or one after `__DIR__ .` / `dirname(__FILE__) .`. */
+function phpIncludePath(arg: TSNode | undefined): string | null {
+  if (!arg) return null;
+  const literal = (n: TSNode | null | undefined): string | null =>
+    n && (n.type === "string" || n.type === "encapsed_string") && n.namedChildren.every((c) => c.type === "string_content") ? (n.namedChildren[0]?.text ?? "") : null;
+  if (arg.type === "parenthesized_expression") return phpIncludePath(arg.namedChildren[0]);
+  const direct = literal(arg);
+  if (direct !== null) return direct === "" || direct.startsWith("/") ? null : direct;
+  if (arg.type !== "binary_expression") return null;
+  const left = arg.childForFieldName("left")?.text.replace(/\s+/g, "") ?? "";
+  const right = literal(arg.childForFieldName("right"));
+  if (right === null || !/^(?:__DIR__|dirname\(__FILE__\))$/.test(left)) return null;
+  return `.${right.startsWith("/") ? "" : "/"}${right}`;
+}
+
+/** `import a.b.C`, `import a.b.C as D`, `import a.b.*`. */
+function kotlinImport(node: TSNode, line: number): ImportInfo[] {
+  const path = node.namedChildren.find((c) => c.type === "qualified_identifier" || c.type === "identifier");
+  if (!path) return [];
+  const full = path.text.replace(/\s+/g, "");
+  if (/\.\*\s*$/.test(node.text) || node.text.trimEnd().endsWith("*")) return [imp(full, [{ name: "*", alias: "" }], "", "import", line)];
+  const alias = node.namedChildren.find((c) => c !== path && c.type === "identifier")?.text ?? "";
+  const dot = full.lastIndexOf(".");
+  return [imp(dot < 0 ? "" : full.slice(0, dot), [{ name: full.slice(dot + 1), alias }], "", "import", line)];
 }

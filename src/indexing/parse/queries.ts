@@ -210,6 +210,43 @@ const BASH = `
 ((command name: (command_name (word) @_cmd)) @import (#any-of? @_cmd "source" "."))
 `;
 
+/**
+ * PHP: namespaces (`namespace A\B;` holds the rest of its file), classes, traits, interfaces,
+ * enums, functions and methods; function, method (`->`, `?->`) and static (`Foo::`, `self::`,
+ * `parent::`) calls, `new`; `use` declarations and `require` / `include` as imports.
+ */
+const PHP = `
+(namespace_definition name: (namespace_name) @name) @def.module
+(class_declaration name: (name) @name) @def.class
+(trait_declaration name: (name) @name) @def.trait
+(interface_declaration name: (name) @name) @def.interface
+(enum_declaration name: (name) @name) @def.enum
+(function_definition name: (name) @name) @def.function
+(method_declaration name: (name) @name) @def.method
+(function_call_expression function: [(name) (qualified_name)] @callee) @call
+[(member_call_expression object: (_) @receiver name: (name) @callee)
+ (nullsafe_member_call_expression object: (_) @receiver name: (name) @callee)
+ (scoped_call_expression scope: (_) @receiver name: (name) @callee)] @call
+(object_creation_expression [(name) (qualified_name)] @callee) @call
+[(namespace_use_declaration) (require_expression) (require_once_expression) (include_expression) (include_once_expression)] @import
+`;
+
+/**
+ * Kotlin: the package (it holds its file), classes, objects, interfaces and enums (all
+ * `class_declaration`, told apart in extract.ts), functions (extension functions take their
+ * receiver type as qualifier), type aliases; calls plain and through a receiver; imports.
+ */
+const KOTLIN = `
+(package_header (qualified_identifier) @name) @def.module
+[(class_declaration name: (identifier) @name) (object_declaration name: (identifier) @name)] @def.class
+(function_declaration name: (identifier) @name) @def.function
+(type_alias type: (identifier) @name) @def.type
+(call_expression . [
+  (identifier) @callee
+  (navigation_expression . (_) @receiver . (identifier) @callee .)]) @call
+(import) @import
+`;
+
 export const QUERIES: Readonly<Record<Language, string>> = {
   python: PYTHON,
   javascript: JAVASCRIPT,
@@ -223,6 +260,8 @@ export const QUERIES: Readonly<Record<Language, string>> = {
   csharp: CSHARP,
   ruby: RUBY,
   bash: BASH,
+  php: PHP,
+  kotlin: KOTLIN,
 };
 
 /**

@@ -319,6 +319,70 @@ function deploy {
 
 build "$@"
 `,
+  "php/UserController.php": `<?php
+namespace App\\Http\\Controllers;
+
+use App\\Models\\User;
+use App\\Services\\{Billing, Mailer as Mail};
+use function App\\Support\\helper;
+require_once __DIR__ . '/../bootstrap.php';
+include 'legacy/functions.php';
+
+/**
+ * Handles users.
+ */
+class UserController extends Controller implements HasRoutes
+{
+    use Loggable;
+
+    public function __construct(private Billing \$billing) {}
+
+    public function store(Request \$request): Response
+    {
+        \$user = User::create(\$request->all());
+        \$this->billing->charge(\$user);
+        \$this->notify(\$user);
+        parent::boot();
+        self::audit();
+        helper(1);
+        \\App\\Support\\other();
+        return new Response(\$user?->id);
+    }
+}
+interface HasRoutes { public function routes(): array; }
+trait Loggable { function log() {} }
+enum Status: string { case Active = 'a'; }
+function top_level(\$x) { return strlen(\$x); }
+`,
+  "kt/StripeGateway.kt": `package com.acme.shop
+
+import com.acme.core.Gateway
+import com.acme.util.*
+import com.acme.log.Logger as Log
+
+/** Charges cards. */
+class StripeGateway(private val key: String) : Gateway(), Closeable {
+    fun charge(amount: Int): Int {
+        val n = limit(amount)
+        this.send(n)
+        super.send(n)
+        Log.info("x")
+        return Retry.run { send(n) }
+    }
+
+    companion object {
+        fun create(): StripeGateway = StripeGateway("k")
+    }
+}
+
+object Retry { fun run(f: () -> Int) = f() }
+interface Payments { fun pay() }
+enum class Mode { TEST, LIVE }
+data class Money(val amount: Int)
+typealias Id = String
+fun String.shout(): String = uppercase()
+fun topLevel() = StripeGateway.create().charge(1)
+`,
 };
 
 type Sym = [kind: string, qualifiedName: string, start: number, end: number, parent: string | null];
@@ -668,6 +732,83 @@ describe("extraction per language (through the index)", () => {
       [null, "build", "", 18],
     ]);
     expect(sh.imports.map((i) => [i.module, i.kind, i.line])).toEqual([["./lib/common.sh", "require", 3], ["./util.sh", "require", 4]]);
+  });
+
+  it("php: namespaces, classes with bases and traits, static and member calls, use groups, requires", () => {
+    const php = parsed("php/UserController.php");
+    expect(symbols(php)).toEqual([
+      ["module", "App.Http.Controllers", 2, 34, null],
+      ["class", "App.Http.Controllers.UserController", 13, 30, "App.Http.Controllers"],
+      ["method", "App.Http.Controllers.UserController.__construct", 17, 17, "App.Http.Controllers.UserController"],
+      ["method", "App.Http.Controllers.UserController.store", 19, 29, "App.Http.Controllers.UserController"],
+      ["interface", "App.Http.Controllers.HasRoutes", 31, 31, "App.Http.Controllers"],
+      ["method", "App.Http.Controllers.HasRoutes.routes", 31, 31, "App.Http.Controllers.HasRoutes"],
+      ["trait", "App.Http.Controllers.Loggable", 32, 32, "App.Http.Controllers"],
+      ["method", "App.Http.Controllers.Loggable.log", 32, 32, "App.Http.Controllers.Loggable"],
+      ["enum", "App.Http.Controllers.Status", 33, 33, "App.Http.Controllers"],
+      ["function", "App.Http.Controllers.top_level", 34, 34, "App.Http.Controllers"],
+    ]);
+    expect(php.symbols[1]).toMatchObject({ signature: "class UserController extends Controller implements HasRoutes", doc: "Handles users.", bases: ["Controller", "HasRoutes", "Loggable"] });
+    expect(calls(php)).toEqual([
+      ["App.Http.Controllers.UserController.store", "create", "User", 21],
+      ["App.Http.Controllers.UserController.store", "all", "$request", 21],
+      ["App.Http.Controllers.UserController.store", "charge", "$this->billing", 22],
+      ["App.Http.Controllers.UserController.store", "notify", "$this", 23],
+      ["App.Http.Controllers.UserController.store", "boot", "parent", 24],
+      ["App.Http.Controllers.UserController.store", "audit", "self", 25],
+      ["App.Http.Controllers.UserController.store", "helper", "", 26],
+      // `\App\Support\other()`: the bare name.
+      ["App.Http.Controllers.UserController.store", "other", "", 27],
+      ["App.Http.Controllers.UserController.store", "Response", "", 28],
+      ["App.Http.Controllers.top_level", "strlen", "", 34],
+    ]);
+    expect(php.imports.map((i) => [i.module, i.names.map((n) => (n.alias ? `${n.name} as ${n.alias}` : n.name)).join(", "), i.kind])).toEqual([
+      ["App.Models", "User", "import"],
+      ["App.Services", "Billing, Mailer as Mail", "import"],
+      ["App.Support", "helper", "import"],
+      ["./../bootstrap.php", "", "require"],
+      ["legacy/functions.php", "", "require"],
+    ]);
+  });
+
+  it("kotlin: the package, classes, objects, interfaces, enums, companions, extension functions, imports", () => {
+    const kt = parsed("kt/StripeGateway.kt");
+    expect(symbols(kt)).toEqual([
+      ["module", "com.acme.shop", 1, 28, null],
+      ["class", "com.acme.shop.StripeGateway", 8, 20, "com.acme.shop"],
+      ["method", "com.acme.shop.StripeGateway.charge", 9, 15, "com.acme.shop.StripeGateway"],
+      // A companion object's functions are its class's.
+      ["method", "com.acme.shop.StripeGateway.create", 18, 18, "com.acme.shop.StripeGateway"],
+      ["class", "com.acme.shop.Retry", 22, 22, "com.acme.shop"],
+      ["method", "com.acme.shop.Retry.run", 22, 22, "com.acme.shop.Retry"],
+      ["interface", "com.acme.shop.Payments", 23, 23, "com.acme.shop"],
+      ["method", "com.acme.shop.Payments.pay", 23, 23, "com.acme.shop.Payments"],
+      ["enum", "com.acme.shop.Mode", 24, 24, "com.acme.shop"],
+      ["class", "com.acme.shop.Money", 25, 25, "com.acme.shop"],
+      ["type", "com.acme.shop.Id", 26, 26, "com.acme.shop"],
+      ["method", "com.acme.shop.String.shout", 27, 27, "com.acme.shop"],
+      ["function", "com.acme.shop.topLevel", 28, 28, "com.acme.shop"],
+    ]);
+    expect(kt.symbols[1]).toMatchObject({ signature: "class StripeGateway(private val key: String) : Gateway(), Closeable", doc: "Charges cards.", bases: ["Gateway", "Closeable"] });
+    expect(kt.symbols[3]!.signature).toBe("fun create(): StripeGateway");
+    expect(calls(kt)).toEqual([
+      ["com.acme.shop.StripeGateway.charge", "limit", "", 10],
+      ["com.acme.shop.StripeGateway.charge", "send", "this", 11],
+      ["com.acme.shop.StripeGateway.charge", "send", "super", 12],
+      ["com.acme.shop.StripeGateway.charge", "info", "Log", 13],
+      ["com.acme.shop.StripeGateway.charge", "run", "Retry", 14],
+      ["com.acme.shop.StripeGateway.charge", "send", "", 14],
+      ["com.acme.shop.StripeGateway.create", "StripeGateway", "", 18],
+      ["com.acme.shop.Retry.run", "f", "", 22],
+      ["com.acme.shop.String.shout", "uppercase", "", 27],
+      ["com.acme.shop.topLevel", "create", "StripeGateway", 28],
+      ["com.acme.shop.topLevel", "charge", "StripeGateway.create()", 28],
+    ]);
+    expect(kt.imports).toEqual([
+      { module: "com.acme.core", names: [{ name: "Gateway", alias: "" }], alias: "", kind: "import", line: 3 },
+      { module: "com.acme.util", names: [{ name: "*", alias: "" }], alias: "", kind: "import", line: 4 },
+      { module: "com.acme.log", names: [{ name: "Logger", alias: "Log" }], alias: "", kind: "import", line: 5 },
+    ]);
   });
 
   it("records language and line counts on each file", () => {
