@@ -39,6 +39,8 @@ const PARSED: Readonly<Record<string, Language>> = {
   ".php": "php",
   ".kt": "kotlin",
   ".kts": "kotlin",
+  ".scala": "scala",
+  ".sc": "scala",
 };
 
 /** Extension-less files in a parsed language, by exact base name. */
@@ -58,7 +60,7 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".xml", ".gradle",
   ".html", ".htm", ".css", ".scss", ".less", ".vue", ".svelte",
   ".zsh", ".fish", ".ps1", ".bat",
-  ".m", ".mm", ".fs", ".pl", ".pm", ".lua", ".r", ".jl", ".scala", ".swift", ".dart",
+  ".m", ".mm", ".fs", ".pl", ".pm", ".lua", ".r", ".jl", ".swift", ".dart",
   ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".clj", ".elm", ".zig", ".nim", ".sql", ".graphql",
   ".proto", ".thrift", ".tf", ".hcl", ".pyx", ".pxd", ".cmake", ".mk",
 ]);
@@ -86,7 +88,7 @@ export function isReleaseNotesPath(path: string): boolean {
 }
 
 /** Code without a grammar here, and images and archives: a release-notes name captures neither. */
-const CODE_TEXT = /\.(?:m|mm|fs|pl|pm|lua|r|jl|scala|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|zsh|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
+const CODE_TEXT = /\.(?:m|mm|fs|pl|pm|lua|r|jl|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|zsh|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
 
 /** Lockfiles are machine-written and huge; they never help an agent. */
 const LOCKFILES: ReadonlySet<string> = new Set([

@@ -5,7 +5,7 @@
  */
 
 /** Languages parsed with tree-sitter. */
-export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp" | "csharp" | "ruby" | "bash" | "php" | "kotlin";
+export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp" | "csharp" | "ruby" | "bash" | "php" | "kotlin" | "scala";
 
 export type SymbolKind =
   | "function"

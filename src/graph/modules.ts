@@ -180,6 +180,7 @@ export class ModuleResolver {
         return imp.kind === "require" ? this.#script("php", from, imp.module) : [];
       case "csharp":
       case "kotlin":
+      case "scala":
         // A namespace names no file: the resolver finds the files that declare it (by their symbols).
         return [];
     }

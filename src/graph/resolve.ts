@@ -34,16 +34,20 @@ const SELF: Readonly<Record<string, ReadonlySet<string>>> = {
   ruby: new Set(["self"]),
   php: new Set(["$this", "self", "static"]),
   kotlin: new Set(["this"]),
+  scala: new Set(["this"]),
 };
 /** Families where a method calls its class's other methods without `this`. */
-const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby", "kotlin"]);
+const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby", "kotlin", "scala"]);
 /**
  * Families whose namespaces (C++, C# and PHP namespaces, Kotlin packages, Ruby modules) do not make
  * a definition less top-level: `fmt::format` is qualified `fmt.format`, `Acme::Invoice` `Acme.Invoice`.
  */
-const NAMESPACED: ReadonlySet<string> = new Set(["c", "csharp", "ruby", "php", "kotlin"]);
-/** Families where a class is declared in pieces (C++'s out-of-class methods, C#'s partial classes, Ruby's reopened classes). */
-const REOPENED: ReadonlySet<string> = new Set(["c", "csharp", "ruby"]);
+const NAMESPACED: ReadonlySet<string> = new Set(["c", "csharp", "ruby", "php", "kotlin", "scala"]);
+/**
+ * Families where a class is declared in pieces (C++'s out-of-class methods, C#'s partial classes,
+ * Ruby's reopened classes, a Scala class and its companion object).
+ */
+const REOPENED: ReadonlySet<string> = new Set(["c", "csharp", "ruby", "scala"]);
 
 /** Whether a kind of symbol holds methods called through it: a class, and in Ruby a module too (its singleton methods, a mixin's). */
 function classLike(kind: SymbolKind, family: string): boolean {
@@ -242,7 +246,7 @@ export class Resolver {
       if (local.length > 0) return { refs: local.map((i) => [path, i] as const), how: "local" };
       if (classScoped && classLike(sym.kind, family)) {
         // Another piece of the class: a C# partial class's other file, a Ruby class reopened elsewhere.
-        if (family === "csharp" || family === "ruby") {
+        if (family !== "c" && REOPENED.has(family)) {
           const pieces = this.#qualifiedAs(`${sym.qualifiedName}.${name}`, name, "method", family).filter(([file]) => file !== path);
           if (pieces.length > 0) return { refs: pieces, how: "local" };
         }
@@ -282,9 +286,15 @@ export class Resolver {
   #type(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, name: string): SymbolRef | null {
     const found = this.#plain(path, language, symbols, caller, name)
       ?? this.#byName(path, name, "type", languageFamily(language));
-    if (!found || found.refs.length !== 1) return null;
-    const ref = found.refs[0]!;
-    return classLike(this.#src.symbols(ref[0])[ref[1]]?.kind ?? "function", languageFamily(language)) ? ref : null;
+    if (!found) return null;
+    const family = languageFamily(language);
+    const [ref, ...others] = found.refs;
+    const first = ref && this.#src.symbols(ref[0])[ref[1]];
+    if (!first || !classLike(first.kind, family)) return null;
+    // Several pieces of one class (a reopened Ruby class, a Scala class and its companion): the
+    // first stands for all, its other pieces found through it (see #method).
+    const pieces = REOPENED.has(family) && others.every(([file, i]) => this.#src.symbols(file)[i]?.qualifiedName === first.qualifiedName);
+    return others.length === 0 || pieces ? ref : null;
   }
 
   /** The class (struct, impl) a caller belongs to. */

@@ -11,7 +11,10 @@ describe("classifyPath", () => {
     expect(classifyPath("lib/tasks/db.rake")).toEqual({ kind: "parsed", language: "ruby" });
     expect(classifyPath("Rakefile")).toEqual({ kind: "parsed", language: "ruby" });
     expect(classifyPath("scripts/ci.sh")).toEqual({ kind: "parsed", language: "bash" });
-    expect(classifyPath("lib/parser.php")).toEqual({ kind: "text" });
+    expect(classifyPath("app/Models/User.php")).toEqual({ kind: "parsed", language: "php" });
+    expect(classifyPath("build.gradle.kts")).toEqual({ kind: "parsed", language: "kotlin" });
+    expect(classifyPath("src/main/scala/Foo.scala")).toEqual({ kind: "parsed", language: "scala" });
+    expect(classifyPath("Sources/App/main.swift")).toEqual({ kind: "text" });
     expect(classifyPath("Makefile")).toEqual({ kind: "text" });
     expect(classifyPath("assets/logo.png")).toEqual({ kind: "unsupported" });
   });

@@ -530,3 +530,47 @@ fun main() {
 }
 `,
 };
+
+export const SCALA: Record<string, string> = {
+  "core/src/main/scala/com/acme/core/Gateway.scala": `package com.acme.core
+
+class Gateway {
+  def send(n: Int): Int = Retry.run(n)
+}
+
+object Retry {
+  def run(n: Int): Int = n
+}
+`,
+  "util/src/main/scala/com/acme/util/Limits.scala": `package com.acme.util
+
+object Limits {
+  def limit(n: Int): Int = n
+}
+`,
+  "shop/src/main/scala/com/acme/shop/StripeGateway.scala": `package com.acme.shop
+
+import com.acme.core.Gateway
+import com.acme.util.{Limits => L}
+
+class StripeGateway extends Gateway {
+  def charge(n: Int): Int = {
+    val x = L.limit(n)
+    send(x)
+    super.send(x)
+  }
+}
+
+object StripeGateway {
+  def create(): StripeGateway = new StripeGateway()
+}
+`,
+  "app/src/main/scala/com/acme/app/Main.scala": `package com.acme.app
+
+import com.acme.shop._
+
+object Main {
+  def main(args: Array[String]): Unit = StripeGateway.create()
+}
+`,
+};

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import type { CallsResult } from "../../src/graph/types.js";
 import { TempRepo } from "../helpers/repo.js";
-import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, KOTLIN, PHP, PYTHON, RUBY, RUST, SHELL, WORKSPACE } from "./fixtures.js";
+import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, KOTLIN, PHP, PYTHON, RUBY, RUST, SCALA, SHELL, WORKSPACE } from "./fixtures.js";
 
 /** `caller path:qualified name how` for each call site of a callers answer. */
 function callerEdges(result: CallsResult): string[] {
@@ -419,5 +419,23 @@ describe("call resolution: Kotlin", () => {
       "util/src/main/kotlin/com/acme/util/Limits.kt:com.acme.util.String.shout unique",
     ]);
     expect((await engine().related("app/src/main/kotlin/com/acme/app/Main.kt")).imports).toEqual(["shop/src/main/kotlin/com/acme/shop/StripeGateway.kt"]);
+  });
+});
+
+describe("call resolution: Scala", () => {
+  const engine = fixture(SCALA);
+
+  it("resolves a renamed import, bare and super. calls through the hierarchy", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.charge"))).toEqual([
+      "util/src/main/scala/com/acme/util/Limits.scala:com.acme.util.Limits.limit receiver",
+      "core/src/main/scala/com/acme/core/Gateway.scala:com.acme.core.Gateway.send hierarchy",
+      "core/src/main/scala/com/acme/core/Gateway.scala:com.acme.core.Gateway.send hierarchy",
+    ]);
+    expect(calleeEdges(await engine().callees("Gateway.send"))).toEqual(["core/src/main/scala/com/acme/core/Gateway.scala:com.acme.core.Retry.run receiver"]);
+  });
+
+  it("finds a companion object's method through its class's name, imported with a wildcard", async () => {
+    expect(calleeEdges(await engine().callees("Main.main"))).toEqual(["shop/src/main/scala/com/acme/shop/StripeGateway.scala:com.acme.shop.StripeGateway.create receiver"]);
+    expect((await engine().related("app/src/main/scala/com/acme/app/Main.scala")).imports).toEqual(["shop/src/main/scala/com/acme/shop/StripeGateway.scala"]);
   });
 });

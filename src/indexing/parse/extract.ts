@@ -206,7 +206,7 @@ function buildSymbols(
   const ends: number[] = [];
   const stack: number[] = [];
   const c = isC(language);
-  const scopedNames = c || language === "ruby" || language === "csharp" || language === "kotlin" || language === "php";
+  const scopedNames = c || language === "ruby" || language === "csharp" || language === "kotlin" || language === "php" || language === "scala";
   // The last line with text: where a definition that runs to the end of its file ends.
   const lastLine = defs.some((d) => d.end !== undefined) ? lineIndex(source)(source.trimEnd().length) : 0;
   // An out-of-class definition scoped by a namespace of this file is a function (`void llvm::f()`), not a method.
@@ -426,16 +426,17 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
  * in the languages whose names carry no scope.
  */
 function scopedName(language: Language, kind: SymbolKind, name: string): { name: string; scope: string } | null {
-  const dotted = kind === "module" && (language === "csharp" || language === "kotlin" || language === "php");
+  const dotted = kind === "module" && (language === "csharp" || language === "kotlin" || language === "php" || language === "scala");
   if (!isC(language) && language !== "ruby" && !dotted) return null;
   const segments = scopeSegments(dotted ? phpQualified(name.replace(/\s+/g, "")).split(".").join("::") : name);
   const last = segments.pop() ?? name;
   return { name: last, scope: segments.join("::") };
 }
 
-/** A namespace that holds the rest of its file (C#'s `namespace A.B;`, PHP's `namespace A\B;`, Kotlin's `package a.b`). */
+/** A namespace that holds the rest of its file (C#'s `namespace A.B;`, PHP's `namespace A\B;`, Kotlin's and Scala's `package a.b`). */
 function isFileScoped(node: TSNode): boolean {
-  return node.type === "file_scoped_namespace_declaration" || node.type === "package_header" || (node.type === "namespace_definition" && !node.childForFieldName("body"));
+  return node.type === "file_scoped_namespace_declaration" || node.type === "package_header"
+    || ((node.type === "namespace_definition" || node.type === "package_clause") && !node.childForFieldName("body"));
 }
 
 /** A file-scoped namespace ends where the next one starts (PHP allows several per file), or at the end of the file. */

@@ -77,6 +77,7 @@ const PACKAGES: Readonly<Record<Language, { module: string; member?: string; bin
   bash: { module: "tree-sitter-bash" },
   php: { module: "tree-sitter-php", member: "php" },
   kotlin: { module: "@tree-sitter-grammars/tree-sitter-kotlin" },
+  scala: { module: "tree-sitter-scala" },
 };
 
 /**

@@ -32,6 +32,8 @@ export function decodeImport(language: Language, node: TSNode): ImportInfo[] {
       return phpImport(node, line);
     case "kotlin":
       return kotlinImport(node, line);
+    case "scala":
+      return scalaImport(node, line);
   }
 }
 
@@ -284,4 +286,24 @@ function kotlinImport(node: TSNode, line: number): ImportInfo[] {
   const alias = node.namedChildren.find((c) => c !== path && c.type === "identifier")?.text ?? "";
   const dot = full.lastIndexOf(".");
   return [imp(dot < 0 ? "" : full.slice(0, dot), [{ name: full.slice(dot + 1), alias }], "", "import", line)];
+}
+
+/** `import a.b.C`, `import a.b._` (or `*`), `import a.b.{C, D => E, given}`. */
+function scalaImport(node: TSNode, line: number): ImportInfo[] {
+  // The field also lists the `.` between the segments.
+  const path = node.childrenForFieldName("path").filter((p) => p.type === "identifier").map((p) => p.text);
+  if (path.length === 0) return [];
+  const selectors = node.namedChildren.find((c) => c.type === "namespace_selectors");
+  if (node.namedChildren.some((c) => c.type === "namespace_wildcard")) return [imp(path.join("."), [{ name: "*", alias: "" }], "", "import", line)];
+  if (!selectors) return [imp(path.slice(0, -1).join("."), [{ name: path[path.length - 1]!, alias: "" }], "", "import", line)];
+  const names: Name[] = [];
+  for (const s of selectors.namedChildren) {
+    if (s.type === "identifier") names.push({ name: s.text, alias: "" });
+    else if (s.type === "arrow_renamed_identifier" || s.type === "as_renamed_identifier") {
+      const alias = s.childForFieldName("alias")?.text ?? "";
+      // `D => _` hides a name rather than importing it.
+      if (alias !== "_") names.push({ name: s.childForFieldName("name")?.text ?? "", alias });
+    } else if (s.type === "namespace_wildcard") names.push({ name: "*", alias: "" });
+  }
+  return names.length > 0 ? [imp(path.join("."), names, "", "import", line)] : [];
 }

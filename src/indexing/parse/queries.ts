@@ -247,6 +247,26 @@ const KOTLIN = `
 (import) @import
 `;
 
+/**
+ * Scala: the package (a clause without braces holds its file), classes and objects (a companion
+ * object is its class's other piece), traits, enums, types, functions; calls plain, through a
+ * receiver and with type arguments, `new`; imports with their selectors.
+ */
+const SCALA = `
+(package_clause name: (package_identifier) @name) @def.module
+[(class_definition name: (identifier) @name) (object_definition name: (identifier) @name)] @def.class
+(trait_definition name: (identifier) @name) @def.trait
+(enum_definition name: (identifier) @name) @def.enum
+(type_definition name: (type_identifier) @name) @def.type
+[(function_definition name: (identifier) @name) (function_declaration name: (identifier) @name)] @def.function
+(call_expression function: [
+  (identifier) @callee
+  (field_expression value: (_) @receiver field: (identifier) @callee)
+  (generic_function function: [(identifier) @callee (field_expression value: (_) @receiver field: (identifier) @callee)])]) @call
+(instance_expression . [(type_identifier) (generic_type) (stable_type_identifier)] @callee) @call
+(import_declaration) @import
+`;
+
 export const QUERIES: Readonly<Record<Language, string>> = {
   python: PYTHON,
   javascript: JAVASCRIPT,
@@ -262,6 +282,7 @@ export const QUERIES: Readonly<Record<Language, string>> = {
   bash: BASH,
   php: PHP,
   kotlin: KOTLIN,
+  scala: SCALA,
 };
 
 /**

@@ -383,6 +383,34 @@ typealias Id = String
 fun String.shout(): String = uppercase()
 fun topLevel() = StripeGateway.create().charge(1)
 `,
+  "scala/StripeGateway.scala": `package com.acme.shop
+
+import com.acme.core.Gateway
+import com.acme.util._
+import com.acme.log.{Logger => Log, Level}
+import scala.collection.mutable
+
+/** Charges cards. */
+class StripeGateway(key: String) extends Gateway with Closeable {
+  def charge(amount: Int): Int = {
+    val n = limit(amount)
+    this.send(n)
+    super.send(n)
+    Log.info("x")
+    Retry.run(send(n))
+  }
+}
+
+object StripeGateway {
+  def create(): StripeGateway = new StripeGateway("k")
+}
+
+trait Payments { def pay(): Unit }
+case class Money(amount: Int)
+enum Mode { case Test, Live }
+type Id = String
+def topLevel() = StripeGateway.create().charge(1)
+`,
 };
 
 type Sym = [kind: string, qualifiedName: string, start: number, end: number, parent: string | null];
@@ -811,6 +839,43 @@ describe("extraction per language (through the index)", () => {
     ]);
   });
 
+  it("scala: the package, classes and companion objects, traits, enums, types, selector imports", () => {
+    const sc = parsed("scala/StripeGateway.scala");
+    expect(symbols(sc)).toEqual([
+      ["module", "com.acme.shop", 1, 27, null],
+      ["class", "com.acme.shop.StripeGateway", 9, 17, "com.acme.shop"],
+      ["method", "com.acme.shop.StripeGateway.charge", 10, 16, "com.acme.shop.StripeGateway"],
+      // The companion object: the class's other piece, qualified alike.
+      ["class", "com.acme.shop.StripeGateway", 19, 21, "com.acme.shop"],
+      ["method", "com.acme.shop.StripeGateway.create", 20, 20, "com.acme.shop.StripeGateway"],
+      ["trait", "com.acme.shop.Payments", 23, 23, "com.acme.shop"],
+      ["method", "com.acme.shop.Payments.pay", 23, 23, "com.acme.shop.Payments"],
+      ["class", "com.acme.shop.Money", 24, 24, "com.acme.shop"],
+      ["enum", "com.acme.shop.Mode", 25, 25, "com.acme.shop"],
+      ["type", "com.acme.shop.Id", 26, 26, "com.acme.shop"],
+      ["function", "com.acme.shop.topLevel", 27, 27, "com.acme.shop"],
+    ]);
+    expect(sc.symbols[1]).toMatchObject({ signature: "class StripeGateway(key: String) extends Gateway with Closeable", doc: "Charges cards.", bases: ["Gateway", "Closeable"] });
+    expect(sc.symbols[4]!.signature).toBe("def create(): StripeGateway");
+    expect(calls(sc)).toEqual([
+      ["com.acme.shop.StripeGateway.charge", "limit", "", 11],
+      ["com.acme.shop.StripeGateway.charge", "send", "this", 12],
+      ["com.acme.shop.StripeGateway.charge", "send", "super", 13],
+      ["com.acme.shop.StripeGateway.charge", "info", "Log", 14],
+      ["com.acme.shop.StripeGateway.charge", "run", "Retry", 15],
+      ["com.acme.shop.StripeGateway.charge", "send", "", 15],
+      ["com.acme.shop.StripeGateway.create", "StripeGateway", "", 20],
+      ["com.acme.shop.topLevel", "create", "StripeGateway", 27],
+      ["com.acme.shop.topLevel", "charge", "StripeGateway.create()", 27],
+    ]);
+    expect(sc.imports.map((i) => [i.module, i.names.map((n) => (n.alias ? `${n.name} as ${n.alias}` : n.name)).join(", ")])).toEqual([
+      ["com.acme.core", "Gateway"],
+      ["com.acme.util", "*"],
+      ["com.acme.log", "Logger as Log, Level"],
+      ["scala.collection", "mutable"],
+    ]);
+  });
+
   it("records language and line counts on each file", () => {
     const store = storeOf(engine)!;
     expect(store.file("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
@@ -821,5 +886,8 @@ describe("extraction per language (through the index)", () => {
     expect(store.file("cs/Billing.cs")).toMatchObject({ language: "csharp" });
     expect(store.file("rb/invoice_service.rb")).toMatchObject({ language: "ruby" });
     expect(store.file("sh/build.sh")).toMatchObject({ language: "bash" });
+    expect(store.file("php/UserController.php")).toMatchObject({ language: "php" });
+    expect(store.file("kt/StripeGateway.kt")).toMatchObject({ language: "kotlin" });
+    expect(store.file("scala/StripeGateway.scala")).toMatchObject({ language: "scala" });
   });
 });
