@@ -473,9 +473,19 @@ export class Resolver {
   /**
    * The files that declare namespace `ns` (C#'s `namespace A.B`, a Kotlin package, a PHP
    * namespace), or, where no file does, those that declare a definition qualified `ns` (`import
-   * a.b.C`, `using static A.B.C;`): what an import of those languages brings.
+   * a.b.C`, `using static A.B.C;`), or one of the definitions it is a member of (`import
+   * a.b.Mode.FAST`, an enum's entry): what an import of those languages brings.
    */
   #namespaceFiles(language: Language, ns: string): string[] {
+    let files = this.#declaring(language, ns);
+    for (let end = ns.lastIndexOf("."); files.length === 0 && end > 0; end = ns.lastIndexOf(".", end - 1)) {
+      files = this.#declaring(language, ns.slice(0, end), true);
+    }
+    return files;
+  }
+
+  /** The files that declare namespace or definition `ns` (see #namespaceFiles); definitions only, for `members`. */
+  #declaring(language: Language, ns: string, members = false): string[] {
     const name = ns.slice(ns.lastIndexOf(".") + 1);
     this.#refs.add(name);
     const key = `${language}\u0000${ns}`;
@@ -490,6 +500,8 @@ export class Resolver {
       }
       this.#namespaces.set(key, (files = modules.length > 0 ? modules : definitions));
     }
+    // A prefix that is a namespace names no member: the member is not in the repository.
+    if (members && files.length > 0 && this.#src.symbols(files[0]!).some((s) => s.qualifiedName === ns && s.kind === "module")) return [];
     for (const file of files) this.#deps.add(file);
     return files;
   }

@@ -494,6 +494,10 @@ object Retry {
     fun run(n: Int): Int = n
 }
 `,
+  "core/src/main/kotlin/com/acme/core/Mode.kt": `package com.acme.core
+
+enum class Mode { FAST, SLOW }
+`,
   "util/src/main/kotlin/com/acme/util/Limits.kt": `package com.acme.util
 
 fun limit(n: Int): Int = n
@@ -521,6 +525,8 @@ class StripeGateway : Gateway() {
   "app/src/main/kotlin/com/acme/app/Main.kt": `package com.acme.app
 
 import com.acme.shop.StripeGateway as Stripe
+import com.acme.util.shout
+import com.acme.core.Mode.FAST
 
 fun main() {
     Stripe.create().charge(1)

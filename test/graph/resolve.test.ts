@@ -416,9 +416,14 @@ describe("call resolution: Kotlin", () => {
       "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt:com.acme.shop.StripeGateway.create receiver",
       "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt:com.acme.shop.StripeGateway import",
       "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt:com.acme.shop.StripeGateway.charge unique",
-      "util/src/main/kotlin/com/acme/util/Limits.kt:com.acme.util.String.shout unique",
+      "util/src/main/kotlin/com/acme/util/Limits.kt:com.acme.util.shout unique",
     ]);
-    expect((await engine().related("app/src/main/kotlin/com/acme/app/Main.kt")).imports).toEqual(["shop/src/main/kotlin/com/acme/shop/StripeGateway.kt"]);
+    // An extension function by its package's name, an enum's entry by its enum's file.
+    expect((await engine().related("app/src/main/kotlin/com/acme/app/Main.kt")).imports).toEqual([
+      "core/src/main/kotlin/com/acme/core/Mode.kt",
+      "shop/src/main/kotlin/com/acme/shop/StripeGateway.kt",
+      "util/src/main/kotlin/com/acme/util/Limits.kt",
+    ]);
   });
 });
 

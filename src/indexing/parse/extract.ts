@@ -447,8 +447,8 @@ function endFileScopes(defs: Def[]): void {
 
 /**
  * Kotlin's class declarations are also its interfaces and enums (`interface X`, `enum class Y`),
- * and a function declared on a receiver type (`fun String.shout()`) is an extension: a method of
- * that type, qualified by it.
+ * and a function declared on a receiver type (`fun String.shout()`) is an extension: a method,
+ * called on a value, though a member of its package.
  */
 function kotlinDefinition(node: TSNode, nameNode: TSNode, kind: SymbolKind, source: string): { kind: SymbolKind; recv: string } {
   if (node.type === "class_declaration") {
@@ -456,7 +456,8 @@ function kotlinDefinition(node: TSNode, nameNode: TSNode, kind: SymbolKind, sour
     return { kind: /\binterface\s*$/.test(head) ? "interface" : /\benum\s+class\s*$/.test(head) ? "enum" : kind, recv: "" };
   }
   const receiver = node.type === "function_declaration" ? nameNode.previousNamedSibling : null;
-  if (receiver && (receiver.type === "user_type" || receiver.type === "nullable_type")) return { kind: "method", recv: bareTypeName(receiver.text.replace(/\?$/, "")) };
+  // Qualified by its package alone, as its imports name it (`import a.b.asClassName`).
+  if (receiver && (receiver.type === "user_type" || receiver.type === "nullable_type")) return { kind: "method", recv: "" };
   return { kind, recv: "" };
 }
 

@@ -814,7 +814,8 @@ describe("extraction per language (through the index)", () => {
       ["enum", "com.acme.shop.Mode", 24, 24, "com.acme.shop"],
       ["class", "com.acme.shop.Money", 25, 25, "com.acme.shop"],
       ["type", "com.acme.shop.Id", 26, 26, "com.acme.shop"],
-      ["method", "com.acme.shop.String.shout", 27, 27, "com.acme.shop"],
+      // An extension function: a method, of its package.
+      ["method", "com.acme.shop.shout", 27, 27, "com.acme.shop"],
       ["function", "com.acme.shop.topLevel", 28, 28, "com.acme.shop"],
     ]);
     expect(kt.symbols[1]).toMatchObject({ signature: "class StripeGateway(private val key: String) : Gateway(), Closeable", doc: "Charges cards.", bases: ["Gateway", "Closeable"] });
@@ -828,7 +829,7 @@ describe("extraction per language (through the index)", () => {
       ["com.acme.shop.StripeGateway.charge", "send", "", 14],
       ["com.acme.shop.StripeGateway.create", "StripeGateway", "", 18],
       ["com.acme.shop.Retry.run", "f", "", 22],
-      ["com.acme.shop.String.shout", "uppercase", "", 27],
+      ["com.acme.shop.shout", "uppercase", "", 27],
       ["com.acme.shop.topLevel", "create", "StripeGateway", 28],
       ["com.acme.shop.topLevel", "charge", "StripeGateway.create()", 28],
     ]);
