@@ -136,6 +136,8 @@ export class Resolver {
   readonly #qualified = new Map<string, SymbolRef[]>();
   /** Language and namespace -> the files that declare it (see #namespaceFiles). */
   readonly #namespaces = new Map<string, string[]>();
+  /** Definitions by language and name (see #definitionsNamed). */
+  readonly #named = new Map<string, Array<{ ref: SymbolRef; symbol: SymbolInfo }>>();
   /** File -> what its code sees by bare names, in the languages of declared namespaces. */
   readonly #namespaceScopes = new Map<string, NamespaceScope>();
 
@@ -518,20 +520,34 @@ export class Resolver {
     const lookFor = imported ? imported.slice(imported.lastIndexOf(".") + 1) : name;
     this.#refs.add(lookFor);
     const refs: SymbolRef[] = [];
-    for (const file of this.#src.definers(lookFor)) {
-      if (file === path || this.#src.language(file) !== language) continue;
-      this.#src.symbols(file).forEach((s, i) => {
-        if (s.name !== lookFor) return;
-        const within = scopeOf(s.qualifiedName, lookFor);
-        const seen = imported
-          ? s.qualifiedName === imported && s.kind !== "module"
-          : (C_TOP(s) && scope.open.has(within)) || (s.kind === "method" && scope.statics.includes(within));
-        if (seen) refs.push([file, i]);
-      });
+    for (const { ref, symbol: s } of this.#definitionsNamed(language, lookFor)) {
+      if (ref[0] === path) continue;
+      const within = scopeOf(s.qualifiedName, lookFor);
+      const seen = imported
+        ? s.qualifiedName === imported && s.kind !== "module"
+        : (C_TOP(s) && scope.open.has(within)) || (s.kind === "method" && scope.statics.includes(within));
+      if (seen) refs.push(ref);
     }
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     for (const [file] of refs) this.#deps.add(file);
     return { refs, how: "import" };
+  }
+
+  /** Every definition named `name` in `language`, memoised: files look up the same names over and over. */
+  #definitionsNamed(language: Language, name: string): ReadonlyArray<{ ref: SymbolRef; symbol: SymbolInfo }> {
+    const key = `${language}\u0000${name}`;
+    let found = this.#named.get(key);
+    if (!found) {
+      found = [];
+      for (const file of this.#src.definers(name)) {
+        if (this.#src.language(file) !== language) continue;
+        this.#src.symbols(file).forEach((symbol, i) => {
+          if (symbol.name === name) found!.push({ ref: [file, i], symbol });
+        });
+      }
+      this.#named.set(key, found);
+    }
+    return found;
   }
 
   /** The namespaces a C++ file's `using namespace` directives open. */
