@@ -81,7 +81,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
   const c = isC(language);
   const root = grammar.parse(c ? blankAttributeMacros(source, language as "c" | "cpp") : source);
   const defs = new Map<number, Def>();
-  /** `bare`: a Ruby identifier statement, a call unless its name is a local (see rubyLocal). */
+  /** `bare`: a Ruby identifier statement, a call unless its name is a local (see rubyLocals). */
   const calls: Array<{ at: number; callee: string; receiver: string; bare?: true }> = [];
   const imports: ImportInfo[] = [];
 
@@ -173,8 +173,16 @@ export function extractFile(grammar: Grammar, language: Language, source: string
   // Calls are the most numerous captures: locate them by the callee's offset alone, in JS,
   // rather than asking tree-sitter for each call node's range and position.
   const lineOf = lineIndex(source);
+  // Ruby's bare identifiers are calls unless the definition around them binds the name.
+  const locals = new Map<number, ReadonlySet<string>>();
+  const isLocal = (at: number, name: string): boolean => {
+    const scope = enclosing(symbols, starts, ends, at);
+    let names = locals.get(scope);
+    if (!names) locals.set(scope, (names = rubyLocals(scope < 0 ? source : source.slice(starts[scope], ends[scope]))));
+    return names.has(name);
+  };
   const callSites: CallSite[] = calls
-    .filter((c) => c.callee !== "" && !(c.bare && rubyLocal(source, symbols, starts, ends, c.at, c.callee)))
+    .filter((c) => c.callee !== "" && !(c.bare && isLocal(c.at, c.callee)))
     .map((c) => ({ caller: enclosing(symbols, starts, ends, c.at), callee: c.callee, receiver: c.receiver, line: lineOf(c.at) }))
     .sort((a, b) => a.line - b.line);
   imports.sort((a, b) => a.line - b.line);
@@ -479,14 +487,20 @@ function dynamicCall(language: Language, callee: string, receiver: string): { ca
 }
 
 /**
- * Whether Ruby's bare `name` at `offset` reads a local variable rather than calling a method: the
- * enclosing definition assigns it (`name =`, `name ||=`), takes it as a parameter, or a block does.
+ * The names a Ruby definition's text (or a whole file's) binds as locals: assigned (`name =`,
+ * `name ||=`, `a, b =`), taken as parameters of a method or a block, or by `for`. One pass per
+ * definition, however many bare identifiers it holds.
  */
-function rubyLocal(source: string, symbols: SymbolInfo[], starts: number[], ends: number[], offset: number, name: string): boolean {
-  const at = enclosing(symbols, starts, ends, offset);
-  const text = at < 0 ? source : source.slice(starts[at], ends[at]);
-  const word = name.replace(/[?!]/g, "\\$&");
-  return new RegExp(`(?:^|[^\\w@$.:])${word}\\s*(?:[-+*/|&]{0,2}=(?![=~>])|,[^\\n=]*=[^=])|\\|[^|\\n]*\\b${word}\\b[^|\\n]*\\||\\bdef\\s+[\\w.?!]+\\s*\\(?[^)\\n]*\\b${word}\\b|\\bfor\\s+${word}\\b`).test(text);
+function rubyLocals(text: string): ReadonlySet<string> {
+  const names = new Set<string>();
+  const add = (list: string): void => {
+    for (const m of list.matchAll(/[a-z_]\w*/g)) names.add(m[0]);
+  };
+  for (const m of text.matchAll(/(?:^|[^\w@$.:])([a-z_]\w*(?:\s*,\s*\*?[a-z_]\w*)*)\s*(?:[-+*/|&]{0,2}=)(?![=~>])/gm)) add(m[1]!);
+  for (const m of text.matchAll(/\|([^|\n]*)\|/g)) add(m[1]!);
+  for (const m of text.matchAll(/\bdef\s+[\w.?!]+\s*\(?([^)\n]*)/g)) add(m[1]!);
+  for (const m of text.matchAll(/\bfor\s+([a-z_]\w*)/g)) add(m[1]!);
+  return names;
 }
 
 function isC(language: Language): boolean {
