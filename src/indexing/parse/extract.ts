@@ -49,7 +49,7 @@ const BUILTIN_CALLS: Partial<Record<Language, ReadonlySet<string>>> = {
   ]),
 };
 /** Ruby nodes whose bare identifier statements are calls (`validate`), unless the name is a local. */
-const RUBY_BODIES: ReadonlySet<string> = new Set(["body_statement", "block_body", "then", "else", "do"]);
+const RUBY_BODIES: ReadonlySet<string> = new Set(["program", "body_statement", "block_body", "then", "else", "do"]);
 /** C/C++ declarators that wrap the one naming a function (`*f()`, `&f()`, `f() const`). */
 const DECLARATOR_WRAPPERS: ReadonlySet<string> = new Set(["pointer_declarator", "reference_declarator", "attributed_declarator"]);
 /** What a C/C++ function declarator's name can be. */

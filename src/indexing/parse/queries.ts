@@ -198,7 +198,7 @@ const RUBY = `
 (singleton_method name: (_) @name) @def.method
 (call receiver: (_) @receiver method: [(identifier) (constant)] @callee) @call
 (call !receiver method: [(identifier) (constant)] @callee) @call
-[(body_statement (identifier) @callee) (block_body (identifier) @callee) (then (identifier) @callee) (else (identifier) @callee) (do (identifier) @callee)] @call
+[(program (identifier) @callee) (body_statement (identifier) @callee) (block_body (identifier) @callee) (then (identifier) @callee) (else (identifier) @callee) (do (identifier) @callee)] @call
 ((call !receiver method: (identifier) @_fn arguments: (argument_list . (string))) @import
   (#any-of? @_fn "require" "require_relative" "load"))
 `;

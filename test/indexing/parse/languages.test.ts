@@ -299,6 +299,8 @@ class Acme::Billing::Invoice; end
 def top_helper(x)
   x
 end
+
+setup
 `,
   "sh/build.sh": `#!/usr/bin/env bash
 set -euo pipefail
@@ -735,6 +737,8 @@ describe("extraction per language (through the index)", () => {
       ["Acme.Billing.InvoiceService.issue", "private_helper", "", 22],
       ["Acme.Billing.InvoiceService.build", "new", "", 27],
       ["Acme.Billing.InvoiceService.compute", "sum", "order", 31],
+      // At the top of a script too.
+      [null, "setup", "", 42],
     ]);
     expect(rb.imports).toEqual([
       { module: "json", names: [], alias: "", kind: "require", line: 1 },
