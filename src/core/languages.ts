@@ -113,7 +113,8 @@ export function classifyPath(relPath: string): PathClass {
   const dot = base.lastIndexOf(".");
   const ext = dot <= 0 ? "" : base.slice(dot).toLowerCase();
   if (/\.(min|bundle)\.(js|mjs|cjs|css)$/i.test(base) || base.endsWith(".map")) return { kind: "generated" };
-  const language = PARSED[ext] ?? PARSED_NAMES[base];
+  // Own keys only: a file named `constructor` or `toString` is no language.
+  const language = (Object.hasOwn(PARSED, ext) ? PARSED[ext] : undefined) ?? (Object.hasOwn(PARSED_NAMES, base) ? PARSED_NAMES[base] : undefined);
   if (language) return { kind: "parsed", language };
   if (TEXT_EXTENSIONS.has(ext) || TEXT_NAMES.has(base)) return { kind: "text" };
   if (isReleaseNotesPath(relPath)) return { kind: "text" };

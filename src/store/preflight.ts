@@ -37,7 +37,9 @@ export function checkDataFile(path: string): string | null {
     if (second.readUInt32LE(28) !== head.readUInt32LE(28)) return "the index file's meta pages disagree";
     const live = Number(second.readBigUInt64LE(152)) > Number(head.readBigUInt64LE(152)) ? second : head;
     const lastPage = Number(live.readBigUInt64LE(144));
-    if ((lastPage + 1) * pageSize > size) return "the index file is truncated";
+    // A writer may commit between the stat above and the meta read: LMDB grows the file before it
+    // writes the meta that points into the new pages, so a size read after the meta covers it.
+    if ((lastPage + 1) * pageSize > size && (lastPage + 1) * pageSize > fstatSync(fd).size) return "the index file is truncated";
     return null;
   } finally {
     closeSync(fd);

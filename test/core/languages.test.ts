@@ -15,6 +15,7 @@ describe("classifyPath", () => {
     expect(classifyPath("build.gradle.kts")).toEqual({ kind: "parsed", language: "kotlin" });
     expect(classifyPath("src/main/scala/Foo.scala")).toEqual({ kind: "parsed", language: "scala" });
     expect(classifyPath("Sources/App/main.swift")).toEqual({ kind: "text" });
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "lib/valueOf"]) expect(classifyPath(name), name).toEqual({ kind: "unsupported" });
     expect(classifyPath("Makefile")).toEqual({ kind: "text" });
     expect(classifyPath("assets/logo.png")).toEqual({ kind: "unsupported" });
   });

@@ -498,7 +498,8 @@ function rubyLocals(text: string): ReadonlySet<string> {
   };
   for (const m of text.matchAll(/(?:^|[^\w@$.:])([a-z_]\w*(?:\s*,\s*\*?[a-z_]\w*)*)\s*(?:[-+*/|&]{0,2}=)(?![=~>])/gm)) add(m[1]!);
   for (const m of text.matchAll(/\|([^|\n]*)\|/g)) add(m[1]!);
-  for (const m of text.matchAll(/\bdef\s+[\w.?!]+\s*\(?([^)\n]*)/g)) add(m[1]!);
+  // A method's parameters: in parentheses, or after a space on the `def` line (never the next line).
+  for (const m of text.matchAll(/\bdef\s+(?:self\.)?[\w?!=]+(?:\(([^)]*)\)|[ \t]+([^\n;#=]*))/g)) add(m[1] ?? m[2] ?? "");
   for (const m of text.matchAll(/\bfor\s+([a-z_]\w*)/g)) add(m[1]!);
   return names;
 }

@@ -287,6 +287,10 @@ module Acme
       # Builds one.
       def self.build = new(nil)
 
+      def reset
+        clear_cache
+      end
+
       private
 
       def compute(order) = order.sum
@@ -711,16 +715,17 @@ describe("extraction per language (through the index)", () => {
   it("ruby: modules, classes with superclass and mixins, singleton methods, bare calls, requires", () => {
     const rb = parsed("rb/invoice_service.rb");
     expect(symbols(rb)).toEqual([
-      ["module", "Acme", 4, 34, null],
-      ["module", "Acme.Billing", 5, 33, "Acme"],
-      ["class", "Acme.Billing.InvoiceService", 7, 32, "Acme.Billing"],
+      ["module", "Acme", 4, 38, null],
+      ["module", "Acme.Billing", 5, 37, "Acme"],
+      ["class", "Acme.Billing.InvoiceService", 7, 36, "Acme.Billing"],
       ["method", "Acme.Billing.InvoiceService.initialize", 11, 13, "Acme.Billing.InvoiceService"],
       ["method", "Acme.Billing.InvoiceService.issue", 15, 24, "Acme.Billing.InvoiceService"],
       ["method", "Acme.Billing.InvoiceService.build", 27, 27, "Acme.Billing.InvoiceService"],
-      ["method", "Acme.Billing.InvoiceService.compute", 31, 31, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.reset", 29, 31, "Acme.Billing.InvoiceService"],
+      ["method", "Acme.Billing.InvoiceService.compute", 35, 35, "Acme.Billing.InvoiceService"],
       // `class A::B::C` is qualified by the scope it is written with.
-      ["class", "Acme.Billing.Invoice", 36, 36, null],
-      ["function", "top_helper", 38, 40, null],
+      ["class", "Acme.Billing.Invoice", 40, 40, null],
+      ["function", "top_helper", 42, 44, null],
     ]);
     expect(rb.symbols[2]).toMatchObject({ signature: "class InvoiceService < BaseService", doc: "Issues invoices for orders.", bases: ["BaseService", "Loggable", "Forwardable"] });
     expect(rb.symbols[1]!.signature).toBe("module Billing");
@@ -732,13 +737,14 @@ describe("extraction per language (through the index)", () => {
       // `Acme::Invoice.new` constructs the class.
       ["Acme.Billing.InvoiceService.issue", "Invoice", "", 19],
       ["Acme.Billing.InvoiceService.issue", "save!", "", 20],
-      // Bare identifiers are calls, unless the method assigns them (`total`).
+      // Bare identifiers are calls, unless the method assigns them (`total`); a method without parameters has no locals of them.
       ["Acme.Billing.InvoiceService.issue", "validate", "", 21],
       ["Acme.Billing.InvoiceService.issue", "private_helper", "", 22],
       ["Acme.Billing.InvoiceService.build", "new", "", 27],
-      ["Acme.Billing.InvoiceService.compute", "sum", "order", 31],
+      ["Acme.Billing.InvoiceService.reset", "clear_cache", "", 30],
+      ["Acme.Billing.InvoiceService.compute", "sum", "order", 35],
       // At the top of a script too.
-      [null, "setup", "", 42],
+      [null, "setup", "", 46],
     ]);
     expect(rb.imports).toEqual([
       { module: "json", names: [], alias: "", kind: "require", line: 1 },
