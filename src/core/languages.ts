@@ -140,6 +140,13 @@ export function headerLanguage(paths: Iterable<string>): "c" | "cpp" {
   return cpp > c ? "cpp" : "c";
 }
 
+/**
+ * Languages whose files declare the namespace their definitions live in (C# and PHP namespaces,
+ * Kotlin and Scala packages, written `A.B` or `A\B`) and import names of namespaces rather than
+ * files. Extraction qualifies definitions by them; resolution finds imports through them.
+ */
+export const DECLARED_NAMESPACES: ReadonlySet<Language> = new Set(["csharp", "kotlin", "php", "scala"]);
+
 /** Whether a path is a `.h` header, whose language depends on the repository (see headerLanguage). */
 export function isAmbiguousHeader(path: string): boolean {
   return /\.h$/i.test(path);

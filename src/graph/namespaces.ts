@@ -1,11 +1,9 @@
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
 
-/**
- * Languages whose files declare the namespace their definitions live in (C# and PHP namespaces,
- * Kotlin and Scala packages) and import names of namespaces rather than files: what a file sees is
- * found through the symbols of the files that declare those namespaces, wherever they are.
+/*
+ * In the languages of DECLARED_NAMESPACES (core/languages.ts), what a file sees is found through
+ * the symbols of the files that declare those namespaces, wherever they are.
  */
-export const DECLARED_NAMESPACES: ReadonlySet<Language> = new Set(["csharp", "kotlin", "php", "scala"]);
 
 /** What a file's code sees by a bare name, from the namespaces it is in and what it imports. */
 export interface NamespaceScope {

@@ -1,7 +1,8 @@
 import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
 import { lastSegment, scopeSegments } from "../core/cxx-names.js";
 import { isInclude, languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
-import { DECLARED_NAMESPACES, importedNames, namespaceScope, scopeOf, type NamespaceScope } from "./namespaces.js";
+import { DECLARED_NAMESPACES } from "../core/languages.js";
+import { importedNames, namespaceScope, scopeOf, type NamespaceScope } from "./namespaces.js";
 import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "../store/types.js";
 
 /** What resolution reads of the rest of the index. */
@@ -42,7 +43,7 @@ const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby"
  * Families whose namespaces (C++, C# and PHP namespaces, Kotlin packages, Ruby modules) do not make
  * a definition less top-level: `fmt::format` is qualified `fmt.format`, `Acme::Invoice` `Acme.Invoice`.
  */
-const NAMESPACED: ReadonlySet<string> = new Set(["c", "csharp", "ruby", "php", "kotlin", "scala"]);
+const NAMESPACED: ReadonlySet<string> = new Set(["c", "ruby", ...DECLARED_NAMESPACES]);
 /**
  * Families where a class is declared in pieces (C++'s out-of-class methods, C#'s partial classes,
  * Ruby's reopened classes, a Scala class and its companion object).
@@ -493,14 +494,13 @@ export class Resolver {
     const key = `${language}\u0000${ns}`;
     let files = this.#namespaces.get(key);
     if (!files) {
-      const modules: string[] = [];
-      const definitions: string[] = [];
-      for (const file of this.#src.definers(name)) {
-        if (this.#src.language(file) !== language) continue;
-        const s = this.#src.symbols(file).find((s) => s.qualifiedName === ns);
-        if (s) (s.kind === "module" ? modules : definitions).push(file);
+      // The first symbol qualified `ns` in each file says what the file declares it as.
+      const first = new Map<string, SymbolInfo>();
+      for (const { ref, symbol } of this.#definitionsNamed(language, name)) {
+        if (symbol.qualifiedName === ns && !first.has(ref[0])) first.set(ref[0], symbol);
       }
-      this.#namespaces.set(key, (files = modules.length > 0 ? modules : definitions));
+      const modules = [...first].filter(([, s]) => s.kind === "module").map(([file]) => file);
+      this.#namespaces.set(key, (files = modules.length > 0 ? modules : [...first.keys()]));
     }
     // A prefix that is a namespace names no member: the member is not in the repository.
     if (members && files.length > 0 && this.#src.symbols(files[0]!).some((s) => s.qualifiedName === ns && s.kind === "module")) return [];

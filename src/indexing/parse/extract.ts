@@ -3,7 +3,8 @@ import type { Grammar, TSNode } from "./grammars.js";
 import { extractApiFacts, mentionsHttp } from "./api/index.js";
 import { lastSegment, scopeSegments, withoutTemplateArgs } from "../../core/cxx-names.js";
 import { blankAttributeMacros } from "./c-macros.js";
-import { decodeImport, phpQualified } from "./imports.js";
+import { decodeImport } from "./imports.js";
+import { DECLARED_NAMESPACES } from "../../core/languages.js";
 
 const CONTAINERS: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "impl", "enum"]);
 /** Nodes that wrap a definition and carry its decorators, `export` or leading comments. */
@@ -145,7 +146,7 @@ export function extractFile(grammar: Grammar, language: Language, source: string
         const body = main.childForFieldName("type");
         if (body) typedefBodies.add(body.id);
       }
-      if (language === "kotlin" && nameNode) ({ kind, recv } = kotlinDefinition(main, nameNode, kind, source));
+      if (language === "kotlin" && nameNode) kind = kotlinKind(main, nameNode, kind, source);
       // A class or namespace named with its scope (`struct Foo::Bar`, `namespace a::b`, `class A::B`, `namespace A.B`).
       const scoped = captured === "name" ? scopedName(language, kind, name) : null;
       defs.set(main.id, {
@@ -214,7 +215,7 @@ function buildSymbols(
   const ends: number[] = [];
   const stack: number[] = [];
   const c = isC(language);
-  const scopedNames = c || language === "ruby" || language === "csharp" || language === "kotlin" || language === "php" || language === "scala";
+  const scopedNames = c || language === "ruby" || DECLARED_NAMESPACES.has(language);
   // The last line with text: where a definition that runs to the end of its file ends.
   const lastLine = defs.some((d) => d.end !== undefined) ? lineIndex(source)(source.trimEnd().length) : 0;
   // An out-of-class definition scoped by a namespace of this file is a function (`void llvm::f()`), not a method.
@@ -434,9 +435,9 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
  * in the languages whose names carry no scope.
  */
 function scopedName(language: Language, kind: SymbolKind, name: string): { name: string; scope: string } | null {
-  const dotted = kind === "module" && (language === "csharp" || language === "kotlin" || language === "php" || language === "scala");
+  const dotted = kind === "module" && DECLARED_NAMESPACES.has(language);
   if (!isC(language) && language !== "ruby" && !dotted) return null;
-  const segments = scopeSegments(dotted ? phpQualified(name.replace(/\s+/g, "")).split(".").join("::") : name);
+  const segments = dotted ? name.replace(/\s+/g, "").split(/[.\\]/).filter((s) => s !== "") : scopeSegments(name);
   const last = segments.pop() ?? name;
   return { name: last, scope: segments.join("::") };
 }
@@ -458,15 +459,14 @@ function endFileScopes(defs: Def[]): void {
  * and a function declared on a receiver type (`fun String.shout()`) is an extension: a method,
  * called on a value, though a member of its package.
  */
-function kotlinDefinition(node: TSNode, nameNode: TSNode, kind: SymbolKind, source: string): { kind: SymbolKind; recv: string } {
+function kotlinKind(node: TSNode, nameNode: TSNode, kind: SymbolKind, source: string): SymbolKind {
   if (node.type === "class_declaration") {
     const head = source.slice(node.startIndex, nameNode.startIndex);
-    return { kind: /\binterface\s*$/.test(head) ? "interface" : /\benum\s+class\s*$/.test(head) ? "enum" : kind, recv: "" };
+    return /\binterface\s*$/.test(head) ? "interface" : /\benum\s+class\s*$/.test(head) ? "enum" : kind;
   }
-  const receiver = node.type === "function_declaration" ? nameNode.previousNamedSibling : null;
   // Qualified by its package alone, as its imports name it (`import a.b.asClassName`).
-  if (receiver && (receiver.type === "user_type" || receiver.type === "nullable_type")) return { kind: "method", recv: "" };
-  return { kind, recv: "" };
+  const receiver = node.type === "function_declaration" ? nameNode.previousNamedSibling : null;
+  return receiver && (receiver.type === "user_type" || receiver.type === "nullable_type") ? "method" : kind;
 }
 
 /**

@@ -282,7 +282,7 @@ function kotlinImport(node: TSNode, line: number): ImportInfo[] {
   const path = node.namedChildren.find((c) => c.type === "qualified_identifier" || c.type === "identifier");
   if (!path) return [];
   const full = path.text.replace(/\s+/g, "");
-  if (/\.\*\s*$/.test(node.text) || node.text.trimEnd().endsWith("*")) return [imp(full, [{ name: "*", alias: "" }], "", "import", line)];
+  if (node.text.trimEnd().endsWith("*")) return [imp(full, [{ name: "*", alias: "" }], "", "import", line)];
   const alias = node.namedChildren.find((c) => c !== path && c.type === "identifier")?.text ?? "";
   const dot = full.lastIndexOf(".");
   return [imp(dot < 0 ? "" : full.slice(0, dot), [{ name: full.slice(dot + 1), alias }], "", "import", line)];
