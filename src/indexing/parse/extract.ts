@@ -216,8 +216,9 @@ function buildSymbols(
   const stack: number[] = [];
   const c = isC(language);
   const scopedNames = c || language === "ruby" || DECLARED_NAMESPACES.has(language);
-  // The last line with text: where a definition that runs to the end of its file ends.
-  const lastLine = defs.some((d) => d.end !== undefined) ? lineIndex(source)(source.trimEnd().length) : 0;
+  // The last line with text before where a file-scoped namespace ends (the next one, or the file's end).
+  const lineOf = defs.some((d) => d.end !== undefined) ? lineIndex(source) : null;
+  const lastLineBefore = (end: number): number => lineOf!(source.slice(0, end).trimEnd().length);
   // An out-of-class definition scoped by a namespace of this file is a function (`void llvm::f()`), not a method.
   const namespaces = new Set(c ? defs.filter((d) => d.kind === "module").map((d) => d.name) : []);
   for (const def of defs) {
@@ -254,7 +255,7 @@ function buildSymbols(
       doc: docOf(language, node, anchor),
       startLine: leadingAttributes(anchor).startPosition.row + 1,
       // A node that ends with its line's newline (a `#define`) ends on that line, not the next.
-      endLine: def.end !== undefined ? lastLine : node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1),
+      endLine: def.end !== undefined ? lastLineBefore(def.end) : node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1),
       parent,
       ...(bases.length > 0 ? { bases } : {}),
       ...(def.decl ? { decl: true as const } : {}),

@@ -360,6 +360,15 @@ trait Loggable { function log() {} }
 enum Status: string { case Active = 'a'; }
 function top_level(\$x) { return strlen(\$x); }
 `,
+  "php/two_namespaces.php": `<?php
+namespace A;
+
+function f() {}
+
+namespace B;
+
+function g() {}
+`,
   "kt/StripeGateway.kt": `package com.acme.shop
 
 import com.acme.core.Gateway
@@ -806,6 +815,15 @@ describe("extraction per language (through the index)", () => {
       ["App.Support", "helper", "import"],
       ["./../bootstrap.php", "", "require"],
       ["legacy/functions.php", "", "require"],
+    ]);
+  });
+
+  it("php: several file-scoped namespaces in one file, each ending where the next starts", () => {
+    expect(symbols(parsed("php/two_namespaces.php"))).toEqual([
+      ["module", "A", 2, 4, null],
+      ["function", "A.f", 4, 4, "A"],
+      ["module", "B", 6, 8, null],
+      ["function", "B.g", 8, 8, "B"],
     ]);
   });
 
