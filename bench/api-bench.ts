@@ -15,10 +15,12 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { basename, join } from "node:path";
-import type { Language } from "../src/core/types.js";
+import { isOutlineLanguage } from "../src/core/languages.js";
+import type { CodeLanguage } from "../src/core/types.js";
 import { extractApiFacts, mentionsHttp } from "../src/indexing/parse/api/index.js";
-import { extractFile, lineIndex } from "../src/indexing/parse/extract.js";
+import { extractFile } from "../src/indexing/parse/extract.js";
 import { Grammars } from "../src/indexing/parse/grammars.js";
+import { lineIndex } from "../src/indexing/parse/text.js";
 import { benchArgs, openIndexOrExit } from "./args.js";
 
 const opt = benchArgs("api-bench --repo DIR [--runs N] [--out FILE]", ["repo"]);
@@ -28,7 +30,8 @@ const runs = Number(opt("runs", "3"));
 const store = openIndexOrExit("api-bench", root);
 const records = [...store.allFiles()].filter((f) => !f.skipped && f.language !== null);
 await store.close();
-const sources = records.map((f) => ({ path: f.path, language: f.language!, text: readFileSync(join(root, f.path), "utf8") }));
+// HTTP facts come from code only.
+const sources = records.flatMap((f) => (f.language && !isOutlineLanguage(f.language) ? [{ path: f.path, language: f.language, text: readFileSync(join(root, f.path), "utf8") }] : []));
 const grammars = new Grammars();
 
 interface Tally {
@@ -40,9 +43,9 @@ interface Tally {
   withFacts: number;
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const perRun: Array<Map<Language, Tally>> = [];
+const perRun: Array<Map<CodeLanguage, Tally>> = [];
 for (let run = 0; run < runs; run++) {
-  const tally = new Map<Language, Tally>();
+  const tally = new Map<CodeLanguage, Tally>();
   for (const { language, text } of sources) {
     const grammar = grammars.get(language);
     if (!grammar) throw new Error(grammars.failure(language));
@@ -69,13 +72,13 @@ for (let run = 0; run < runs; run++) {
 }
 
 const languages = [...perRun[0]!.keys()].sort();
-const row = (name: string, pick: (run: Map<Language, Tally>) => Tally): string => {
+const row = (name: string, pick: (run: Map<CodeLanguage, Tally>) => Tally): string => {
   const t = pick(perRun[0]!);
   const parse = median(perRun.map((r) => pick(r).parseMs));
   const api = median(perRun.map((r) => pick(r).apiMs));
   return `| ${name} | ${t.files} | ${t.mb.toFixed(1)} | ${Math.round(parse)} | ${Math.round(api)} | ${((100 * api) / parse).toFixed(1)} % | ${t.gated} | ${t.withFacts} |`;
 };
-const sum = (run: Map<Language, Tally>): Tally => [...run.values()].reduce((a, t) => ({ files: a.files + t.files, mb: a.mb + t.mb, parseMs: a.parseMs + t.parseMs, apiMs: a.apiMs + t.apiMs, gated: a.gated + t.gated, withFacts: a.withFacts + t.withFacts }), { files: 0, mb: 0, parseMs: 0, apiMs: 0, gated: 0, withFacts: 0 });
+const sum = (run: Map<CodeLanguage, Tally>): Tally => [...run.values()].reduce((a, t) => ({ files: a.files + t.files, mb: a.mb + t.mb, parseMs: a.parseMs + t.parseMs, apiMs: a.apiMs + t.apiMs, gated: a.gated + t.gated, withFacts: a.withFacts + t.withFacts }), { files: 0, mb: 0, parseMs: 0, apiMs: 0, gated: 0, withFacts: 0 });
 const report = [
   `### ${basename(root)} (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, median of ${runs} runs, one thread)`,
   "",

@@ -1,7 +1,7 @@
-import type { Language } from "./types.js";
+import type { CodeLanguage, Language, OutlineLanguage } from "./types.js";
 
 /** Source languages parsed with tree-sitter, by file extension (lower case, with the dot). */
-const PARSED: Readonly<Record<string, Language>> = {
+const PARSED: Readonly<Record<string, CodeLanguage>> = {
   ".py": "python",
   ".pyi": "python",
   ".js": "javascript",
@@ -43,8 +43,31 @@ const PARSED: Readonly<Record<string, Language>> = {
   ".sc": "scala",
 };
 
+/** Documents, styles, schemas and config read by an outline scanner, by file extension. */
+const OUTLINED: Readonly<Record<string, OutlineLanguage>> = {
+  ".md": "markdown",
+  ".mdx": "markdown",
+  ".markdown": "markdown",
+  ".html": "html",
+  ".htm": "html",
+  ".css": "css",
+  ".scss": "css",
+  ".less": "css",
+  ".sql": "sql",
+  ".yaml": "yaml",
+  ".yml": "yaml",
+  ".json": "json",
+  ".toml": "toml",
+};
+const OUTLINE_LANGUAGES: ReadonlySet<Language> = new Set(Object.values(OUTLINED));
+
+/** Whether a language is read by an outline scanner rather than a tree-sitter grammar. */
+export function isOutlineLanguage(language: Language): language is OutlineLanguage {
+  return OUTLINE_LANGUAGES.has(language);
+}
+
 /** Extension-less files in a parsed language, by exact base name. */
-const PARSED_NAMES: Readonly<Record<string, Language>> = {
+const PARSED_NAMES: Readonly<Record<string, CodeLanguage>> = {
   Rakefile: "ruby",
   Gemfile: "ruby",
   Guardfile: "ruby",
@@ -56,12 +79,12 @@ const PARSED_NAMES: Readonly<Record<string, Language>> = {
  * without a grammar here. Anything else (images, data dumps, archives) is skipped as `unsupported`.
  */
 const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".md", ".mdx", ".rst", ".txt", ".adoc",
-  ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".xml", ".gradle",
-  ".html", ".htm", ".css", ".scss", ".less", ".vue", ".svelte",
+  ".rst", ".txt", ".adoc",
+  ".ini", ".cfg", ".conf", ".properties", ".xml", ".gradle",
+  ".vue", ".svelte",
   ".zsh", ".fish", ".ps1", ".bat",
   ".m", ".mm", ".fs", ".pl", ".pm", ".lua", ".r", ".jl", ".swift", ".dart",
-  ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".clj", ".elm", ".zig", ".nim", ".sql", ".graphql",
+  ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".clj", ".elm", ".zig", ".nim", ".graphql",
   ".proto", ".thrift", ".tf", ".hcl", ".pyx", ".pxd", ".cmake", ".mk",
 ]);
 
@@ -114,11 +137,15 @@ export function classifyPath(relPath: string): PathClass {
   const ext = dot <= 0 ? "" : base.slice(dot).toLowerCase();
   if (/\.(min|bundle)\.(js|mjs|cjs|css)$/i.test(base) || base.endsWith(".map")) return { kind: "generated" };
   // Own keys only: a file named `constructor` or `toString` is no language.
-  const language = (Object.hasOwn(PARSED, ext) ? PARSED[ext] : undefined) ?? (Object.hasOwn(PARSED_NAMES, base) ? PARSED_NAMES[base] : undefined);
+  const language = own(PARSED, ext) ?? own(PARSED_NAMES, base) ?? own(OUTLINED, ext);
   if (language) return { kind: "parsed", language };
   if (TEXT_EXTENSIONS.has(ext) || TEXT_NAMES.has(base)) return { kind: "text" };
   if (isReleaseNotesPath(relPath)) return { kind: "text" };
   return { kind: "unsupported" };
+}
+
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** C++ sources, headers apart: what decides how a repository's `.h` files are parsed. */

@@ -4,21 +4,30 @@
  * stored in LMDB with msgpack.
  */
 
-/** Languages parsed with tree-sitter. */
-export type Language = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp" | "csharp" | "ruby" | "bash" | "php" | "kotlin" | "scala";
+/** Languages parsed with a tree-sitter grammar. */
+export type CodeLanguage = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp" | "csharp" | "ruby" | "bash" | "php" | "kotlin" | "scala";
 
-export type SymbolKind =
-  | "function"
-  | "method"
-  | "class"
-  | "interface"
-  | "enum"
-  | "struct"
-  | "trait"
-  | "type"
-  | "impl"
-  | "module"
-  | "macro";
+/**
+ * Documents, styles, schemas and config, read by an outline scanner (indexing/parse/outline/):
+ * Markdown sections, HTML elements with an id (and their inline scripts and styles), CSS rules and
+ * custom properties, SQL `CREATE` statements and the tables queries name, config keys.
+ */
+export type OutlineLanguage = "markdown" | "html" | "css" | "sql" | "yaml" | "json" | "toml";
+
+/** What a file is parsed as. */
+export type Language = CodeLanguage | OutlineLanguage;
+
+/**
+ * What a definition is. Code: `function` … `macro`. Outlines: a Markdown `section` (by heading), an
+ * HTML `element` with an id (or an inline script or style), a CSS `rule` (a selector or an at-rule
+ * block), a `variable` (a CSS custom property, a Sass or Less variable), an SQL `table` or `view`
+ * (its functions and procedures are `function`s), a config file's `key`.
+ */
+export const SYMBOL_KINDS = [
+  "function", "method", "class", "interface", "enum", "struct", "trait", "type", "impl", "module", "macro",
+  "section", "element", "rule", "variable", "table", "view", "key",
+] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
 /** A definition found in a file. Lines are 1-based and inclusive. */
 export interface SymbolInfo {

@@ -183,6 +183,16 @@ export class ModuleResolver {
       case "scala":
         // A namespace names no file: the resolver finds the files that declare it (by their symbols).
         return [];
+      case "html":
+        // An inline module script's `import`.
+        return this.#js(from, imp.module);
+      case "markdown":
+      case "css":
+      case "sql":
+      case "yaml":
+      case "json":
+      case "toml":
+        return [];
     }
   }
 

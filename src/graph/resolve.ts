@@ -91,10 +91,11 @@ const FAMILY_LIBRARY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   ]),
 };
 
-/** What the unique-name fallback accepts: a macro, a top-level definition, a method, a type. */
-type Fallback = "macro" | "top" | "method" | "type";
+/** What the unique-name fallback accepts: a macro, a top-level definition, a method, a type, an SQL table, view or function. */
+type Fallback = "macro" | "top" | "method" | "type" | "sql";
 const FALLBACKS: Readonly<Record<Fallback, (s: SymbolInfo, family: string) => boolean>> = {
   macro: (s) => s.kind === "macro",
+  sql: (s) => s.parent === -1,
   top: (s, family) => (NAMESPACED.has(family) ? topKind(s, family) : s.qualifiedName === s.name && s.kind !== "impl"),
   // Methods only: a function nested in another one has a dotted name too, but no receiver.
   method: (s) => s.kind === "method",
@@ -187,6 +188,7 @@ export class Resolver {
 
   #resolveCallIn(path: string, language: Language, symbols: readonly SymbolInfo[], caller: number, receiver: string, callee: string): Found | null {
     const family = languageFamily(language);
+    if (family === "sql") return this.#sqlObject(path, receiver, callee);
     if (callee.endsWith("!")) return this.#byName(path, callee.slice(0, -1), "macro", family);
     if (family === "c" && receiver.endsWith("::")) return this.#scoped(path, language, symbols, receiver.slice(0, -2), callee);
     if (receiver === "") {
@@ -430,6 +432,21 @@ export class Resolver {
       }
     }
     return dedupe(refs);
+  }
+
+  /**
+   * A table, view or function an SQL statement names, from any SQL file (a schema's files create
+   * what its queries and migrations use); `sales.orders` narrows it to that schema's `orders` or an
+   * unqualified one.
+   */
+  #sqlObject(path: string, schema: string, name: string): Found | null {
+    const found = this.#byName(path, name, "sql", "sql");
+    if (!found || schema === "") return found;
+    const refs = found.refs.filter(([file, i]) => {
+      const qualified = this.#src.symbols(file)[i]!.qualifiedName;
+      return qualified === `${schema}.${name}` || qualified === name;
+    });
+    return refs.length === 0 ? null : { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
   }
 
   /** The unique-name fallback: definitions of `name` anywhere in the same language family. */

@@ -4,6 +4,7 @@
  * (see openapi.ts), so the three cannot drift apart.
  */
 import { z } from "zod";
+import { SYMBOL_KINDS } from "../core/types.js";
 
 /** The longest task or query text accepted (the MCP tools take the same). */
 export const MAX_TEXT = 100_000;
@@ -45,7 +46,7 @@ const provenance = {
 };
 export const Provenance = z.object(provenance);
 
-const symbolKind = z.enum(["function", "method", "class", "interface", "enum", "struct", "trait", "type", "impl", "module", "macro"]);
+const symbolKind = z.enum(SYMBOL_KINDS);
 const language = z.string().nullable();
 
 export const SearchResult = z.object({

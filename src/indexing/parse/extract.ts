@@ -1,10 +1,11 @@
-import type { CallSite, ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
+import type { CallSite, ImportInfo, CodeLanguage, ParsedFile, SymbolInfo, SymbolKind } from "../../core/types.js";
 import type { Grammar, TSNode } from "./grammars.js";
 import { extractApiFacts, mentionsHttp } from "./api/index.js";
 import { lastSegment, scopeSegments, withoutTemplateArgs } from "../../core/cxx-names.js";
 import { blankAttributeMacros } from "./c-macros.js";
 import { decodeImport } from "./imports.js";
 import { DECLARED_NAMESPACES } from "../../core/languages.js";
+import { clip, firstSentence, lineIndex, MAX_SIGNATURE } from "./text.js";
 
 const CONTAINERS: ReadonlySet<SymbolKind> = new Set(["class", "struct", "interface", "trait", "impl", "enum"]);
 /** Nodes that wrap a definition and carry its decorators, `export` or leading comments. */
@@ -36,7 +37,7 @@ const RUBY_MIXINS: ReadonlySet<string> = new Set(["include", "extend", "prepend"
  * Kernel methods. Never a function the repository defines (one may shadow a builtin, rarely), so
  * they are no call sites.
  */
-const BUILTIN_CALLS: Partial<Record<Language, ReadonlySet<string>>> = {
+const BUILTIN_CALLS: Partial<Record<CodeLanguage, ReadonlySet<string>>> = {
   bash: new Set([
     "echo", "printf", "cd", "pwd", "export", "local", "declare", "typeset", "readonly", "return", "exit", "set", "unset",
     "shift", "test", "[", "[[", "true", "false", "eval", "exec", "read", "source", ".", "trap", "wait", "command", "type",
@@ -55,8 +56,6 @@ const RUBY_BODIES: ReadonlySet<string> = new Set(["program", "body_statement", "
 const DECLARATOR_WRAPPERS: ReadonlySet<string> = new Set(["pointer_declarator", "reference_declarator", "attributed_declarator"]);
 /** What a C/C++ function declarator's name can be. */
 const FUNCTION_NAMES: ReadonlySet<string> = new Set(["identifier", "field_identifier", "destructor_name", "operator_name", "operator_cast"]);
-const MAX_SIGNATURE = 240;
-const MAX_DOC = 200;
 const MAX_RECEIVER = 80;
 
 interface Def {
@@ -78,7 +77,7 @@ interface Def {
  * Extracts symbols, call sites and imports from one source file. Pure apart from tree-sitter:
  * runs the same in a worker thread and in a test.
  */
-export function extractFile(grammar: Grammar, language: Language, source: string): ParsedFile {
+export function extractFile(grammar: Grammar, language: CodeLanguage, source: string): ParsedFile {
   const c = isC(language);
   const root = grammar.parse(c ? blankAttributeMacros(source, language as "c" | "cpp") : source);
   const defs = new Map<number, Def>();
@@ -204,7 +203,7 @@ function apiFactsOrNone(...args: Parameters<typeof extractApiFacts>): ReturnType
 const MAX_NESTING = 32;
 
 function buildSymbols(
-  language: Language,
+  language: CodeLanguage,
   source: string,
   defs: Def[],
 ): { symbols: SymbolInfo[]; starts: number[]; ends: number[] } {
@@ -271,7 +270,7 @@ function buildSymbols(
  * The bare names of a class's bases and interfaces: `class A(B, mod.C, metaclass=M)` -> `B`, `C`;
  * Ruby's modules mixed in by `include M` / `extend M` / `prepend M` in its body too.
  */
-function basesOf(node: TSNode, language: Language): string[] {
+function basesOf(node: TSNode, language: CodeLanguage): string[] {
   const bases: string[] = [];
   const visit = (list: TSNode): void => {
     for (const child of list.namedChildren) {
@@ -294,21 +293,6 @@ function basesOf(node: TSNode, language: Language): string[] {
   return [...new Set(bases)].filter((b) => b !== "");
 }
 
-/** Maps a character offset to its 1-based line. */
-export function lineIndex(source: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
-}
 
 /** Index of the innermost symbol containing `offset`, or -1. */
 function enclosing(symbols: SymbolInfo[], starts: number[], ends: number[], offset: number): number {
@@ -344,7 +328,7 @@ function leadingAttributes(node: TSNode): TSNode {
 /** Kotlin's bodies are no fields of their definitions. */
 const KOTLIN_BODIES: ReadonlySet<string> = new Set(["function_body", "class_body", "enum_class_body"]);
 
-function signatureOf(node: TSNode, source: string, language: Language): string {
+function signatureOf(node: TSNode, source: string, language: CodeLanguage): string {
   const body = node.childForFieldName("body")
     ?? node.childForFieldName("value")?.childForFieldName("body")
     ?? (language === "kotlin" ? node.namedChildren.find((c) => KOTLIN_BODIES.has(c.type)) : undefined)
@@ -363,7 +347,7 @@ function signatureOf(node: TSNode, source: string, language: Language): string {
   return clip(text.replace(/\s+/g, " ").trim().replace(/;$/, "").replace(/\s*[:{=]?\s*(=>)?\s*$/, (m) => (m.includes("=>") ? " =>" : "")), MAX_SIGNATURE);
 }
 
-function docOf(language: Language, node: TSNode, anchor: TSNode): string {
+function docOf(language: CodeLanguage, node: TSNode, anchor: TSNode): string {
   if (language === "python") {
     const first = node.childForFieldName("body")?.firstNamedChild;
     const str = first?.type === "expression_statement" ? first.firstNamedChild : null;
@@ -386,26 +370,6 @@ function docOf(language: Language, node: TSNode, anchor: TSNode): string {
   return firstSentence(text);
 }
 
-/** The first sentence of a comment or docstring, markers stripped, whitespace collapsed. */
-function firstSentence(raw: string): string {
-  const paragraph: string[] = [];
-  for (const line of raw.split("\n")) {
-    const text = line
-      .replace(/^\s*(\/\/[/!]?|\/\*[*!]?|\*\/|\*|#+|--)\s?/, "")
-      .replace(/\s*\*\/\s*$/, "")
-      // Banner rules (`/* ***** Simple API ***** */`, `// ======`) frame a comment, they are not its text.
-      .replace(/^[*=\-~#_+]{3,}\s*|\s*[*=\-~#_+]{3,}$/g, "")
-      .trim();
-    if (text === "") {
-      if (paragraph.length > 0) break;
-      continue;
-    }
-    paragraph.push(text);
-  }
-  const joined = paragraph.join(" ");
-  const stop = /[.!?](\s|$)/.exec(joined);
-  return clip(stop ? joined.slice(0, stop.index + 1) : joined, MAX_DOC);
-}
 
 /**
  * The name a C/C++ function declarator declares, and the scope it is qualified by:
@@ -435,7 +399,7 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
  * `formatter<T>`, Ruby's `class A::B`, C#'s `namespace A.B`. The scope is written with `::`. Null
  * in the languages whose names carry no scope.
  */
-function scopedName(language: Language, kind: SymbolKind, name: string): { name: string; scope: string } | null {
+function scopedName(language: CodeLanguage, kind: SymbolKind, name: string): { name: string; scope: string } | null {
   const dotted = kind === "module" && DECLARED_NAMESPACES.has(language);
   if (!isC(language) && language !== "ruby" && !dotted) return null;
   const segments = dotted ? name.replace(/\s+/g, "").split(/[.\\]/).filter((s) => s !== "") : scopeSegments(name);
@@ -475,7 +439,7 @@ function kotlinKind(node: TSNode, nameNode: TSNode, kind: SymbolKind, source: st
  * constructs `Bar` (a call of the class, as `new Bar()` is elsewhere); a receiver written with its
  * scope (Ruby's `A::Helper.run`, C#'s `Acme.Util.Helper.Run`) is its type's bare name.
  */
-function dynamicCall(language: Language, callee: string, receiver: string): { callee: string; receiver: string } {
+function dynamicCall(language: CodeLanguage, callee: string, receiver: string): { callee: string; receiver: string } {
   if (language === "ruby") {
     const constant = /^:?:?[A-Z]\w*(?:::[A-Z]\w*)*$/.test(receiver) ? lastSegment(receiver) : "";
     if (callee === "new" && constant) return { callee: constant, receiver: "" };
@@ -505,7 +469,7 @@ function rubyLocals(text: string): ReadonlySet<string> {
   return names;
 }
 
-function isC(language: Language): boolean {
+function isC(language: CodeLanguage): boolean {
   return language === "c" || language === "cpp";
 }
 
@@ -539,7 +503,3 @@ function requireImport(node: TSNode, module: string): ImportInfo {
   return { module, names, alias, kind: "require", line: node.startPosition.row + 1 };
 }
 
-function clip(text: string, max: number): string {
-  const flat = text.length > max || text.includes("\n") ? text.replace(/\s+/g, " ") : text;
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import type { Language } from "../../core/types.js";
+import type { CodeLanguage } from "../../core/types.js";
 import { API_QUERIES, QUERIES } from "./queries.js";
 
 // tree-sitter and its grammars are CommonJS native addons.
@@ -62,7 +62,7 @@ export interface Grammar {
  * module itself. `binding`: the package is an ES module with a top-level await, which `require`
  * cannot load: its native binding is loaded directly, the way its own entry does.
  */
-const PACKAGES: Readonly<Record<Language, { module: string; member?: string; binding?: true }>> = {
+const PACKAGES: Readonly<Record<CodeLanguage, { module: string; member?: string; binding?: true }>> = {
   python: { module: "tree-sitter-python" },
   javascript: { module: "tree-sitter-javascript" },
   typescript: { module: "tree-sitter-typescript", member: "typescript" },
@@ -115,9 +115,9 @@ const PARSE_BUDGET_MS = (chars: number): number => 10_000 + chars / 100;
 /** What a parse worker holds: a grammar per language, or why it cannot have one. */
 export interface GrammarSource {
   /** The grammar of `language`, or null when it cannot load on this machine (see {@link failure}). */
-  get(language: Language): Grammar | null;
+  get(language: CodeLanguage): Grammar | null;
   /** Why `language`'s grammar could not load, once `get` returned null. */
-  failure(language: Language): string | undefined;
+  failure(language: CodeLanguage): string | undefined;
 }
 
 /**
@@ -126,7 +126,7 @@ export interface GrammarSource {
  * platform, a failed compile) is remembered as such: its language is indexed as text.
  */
 export class Grammars implements GrammarSource {
-  readonly #loaded = new Map<Language, Grammar | string>();
+  readonly #loaded = new Map<CodeLanguage, Grammar | string>();
   readonly #load: GrammarLoader;
   readonly #budgetMs: (chars: number) => number;
   #ts: TSModule | undefined;
@@ -136,7 +136,7 @@ export class Grammars implements GrammarSource {
     this.#budgetMs = options.budgetMs ?? PARSE_BUDGET_MS;
   }
 
-  get(language: Language): Grammar | null {
+  get(language: CodeLanguage): Grammar | null {
     let grammar = this.#loaded.get(language);
     if (grammar === undefined) {
       try {
@@ -149,12 +149,12 @@ export class Grammars implements GrammarSource {
     return typeof grammar === "string" ? null : grammar;
   }
 
-  failure(language: Language): string | undefined {
+  failure(language: CodeLanguage): string | undefined {
     const grammar = this.#loaded.get(language);
     return typeof grammar === "string" ? grammar : undefined;
   }
 
-  #open(language: Language): Grammar {
+  #open(language: CodeLanguage): Grammar {
     this.#ts ??= require("tree-sitter") as TSModule;
     const { module, member } = PACKAGES[language];
     const loaded = this.#load(module) as Record<string, unknown>;

@@ -1,10 +1,10 @@
-import type { ImportInfo, Language } from "../../core/types.js";
+import type { ImportInfo, CodeLanguage } from "../../core/types.js";
 import type { TSNode } from "./grammars.js";
 
 type Name = ImportInfo["names"][number];
 
 /** Decodes one `@import` statement node into zero or more imports. */
-export function decodeImport(language: Language, node: TSNode): ImportInfo[] {
+export function decodeImport(language: CodeLanguage, node: TSNode): ImportInfo[] {
   const line = node.startPosition.row + 1;
   switch (language) {
     case "python":

@@ -2,13 +2,15 @@ import { Packr } from "msgpackr";
 import { ContextSmithError } from "../../core/errors.js";
 import { RepoFiles } from "../../core/repo-file.js";
 import { termStats } from "../../core/tokenize.js";
-import type { ApiRecord, Language, ParsedFile } from "../../core/types.js";
+import { isOutlineLanguage } from "../../core/languages.js";
+import type { ApiRecord, CodeLanguage, Language, ParsedFile } from "../../core/types.js";
 import { lexicalInput } from "../../store/lexical.js";
 import type { FileUpdate } from "../../store/types.js";
 import type { PlannedRead } from "../plan.js";
 import { PROTOCOL_VERSION, type ParseResult, type ParseTask } from "../protocol.js";
 import { extractFile } from "./extract.js";
 import type { GrammarSource } from "./grammars.js";
+import { outlineFile } from "./outline/index.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 // Self-contained records (no shared structures), so LMDB's own decoder reads them back.
@@ -55,17 +57,14 @@ function parseOne(grammars: GrammarSource, files: RepoFiles, task: ParseTask, fi
   if (shape.longest > limits.maxLineChars || (text.length > 4096 && text.length / shape.lines > limits.maxMeanLineChars) || isNumericData(text)) {
     return skip("generated");
   }
-  let parsed = null;
-  const grammar = file.language ? grammars.get(file.language) : null;
-  if (file.language && grammar) {
+  let parsed: ParsedFile | null = null;
+  if (file.language) {
     try {
-      parsed = extractFile(grammar, file.language, text);
+      parsed = parseText(grammars, file.language, text, warnings);
     } catch (error) {
       // tree-sitter recovers from syntax errors itself; this is a crash inside the parser.
       warnings.push(`${file.path}: parser failed (${(error as Error).message}); indexed as text`);
     }
-  } else if (file.language) {
-    warnings.push(grammarWarning(file.language, grammars.failure(file.language) ?? "unknown failure"));
   }
   const terms = termStats(text);
   return {
@@ -85,6 +84,21 @@ function parseOne(grammars: GrammarSource, files: RepoFiles, task: ParseTask, fi
     },
     lexical: task.lexical ? lexicalInput(parsed, terms) : null,
   };
+}
+
+/**
+ * A file's definitions, calls and imports: an outline scanner's for documents and config (an
+ * HTML page's inline scripts parsed with the JavaScript grammar), a grammar's for code. Null, with
+ * the language's warning, when its grammar cannot load.
+ */
+export function parseText(grammars: GrammarSource, language: Language, text: string, warnings: string[]): ParsedFile | null {
+  const code = (language: CodeLanguage, source: string): ParsedFile | null => {
+    const grammar = grammars.get(language);
+    if (grammar) return extractFile(grammar, language, source);
+    warnings.push(grammarWarning(language, grammars.failure(language) ?? "unknown failure"));
+    return null;
+  };
+  return isOutlineLanguage(language) ? outlineFile(language, text, (script) => code("javascript", script)) : code(language, text);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Language } from "../../core/types.js";
+import type { CodeLanguage } from "../../core/types.js";
 
 /**
  * tree-sitter queries, one per language, with a shared capture vocabulary read by extract.ts:
@@ -267,7 +267,7 @@ const SCALA = `
 (import_declaration) @import
 `;
 
-export const QUERIES: Readonly<Record<Language, string>> = {
+export const QUERIES: Readonly<Record<CodeLanguage, string>> = {
   python: PYTHON,
   javascript: JAVASCRIPT,
   typescript: TYPESCRIPT,
@@ -332,7 +332,7 @@ const TS_API = `${JS_API}
 (enum_declaration name: (identifier) @enum body: (enum_body) @members) @enumdecl
 `;
 
-export const API_QUERIES: Partial<Record<Language, string>> = {
+export const API_QUERIES: Partial<Record<CodeLanguage, string>> = {
   javascript: JS_API,
   typescript: TS_API,
   tsx: TS_API,

@@ -6,9 +6,9 @@ import { renderLine } from "./render.js";
 import type { Candidate, PackFile } from "./types.js";
 
 /** Kinds whose body is code worth showing whole. */
-const BODY_KINDS = new Set(["function", "method", "macro"]);
+const BODY_KINDS = new Set(["function", "method", "macro", "table", "view"]);
 /** Kinds that contain members (outlined by their members' signatures). */
-const CONTAINER_KINDS = new Set(["class", "interface", "enum", "struct", "trait", "impl", "module"]);
+const CONTAINER_KINDS = new Set(["class", "interface", "enum", "struct", "trait", "impl", "module", "section", "element", "rule", "key"]);
 /** A file without a parse result shows at most its first lines. */
 const HEAD_LINES = 80;
 

@@ -15,7 +15,10 @@ export interface ShownFile {
 }
 
 /** Markdown fence languages. */
-const FENCE: Readonly<Record<Language, string>> = { python: "python", javascript: "javascript", typescript: "typescript", tsx: "tsx", java: "java", go: "go", rust: "rust", c: "c", cpp: "cpp", csharp: "csharp", ruby: "ruby", bash: "bash", php: "php", kotlin: "kotlin", scala: "scala" };
+const FENCE: Readonly<Record<Language, string>> = {
+  python: "python", javascript: "javascript", typescript: "typescript", tsx: "tsx", java: "java", go: "go", rust: "rust", c: "c", cpp: "cpp", csharp: "csharp", ruby: "ruby", bash: "bash", php: "php", kotlin: "kotlin", scala: "scala",
+  markdown: "markdown", html: "html", css: "css", sql: "sql", yaml: "yaml", json: "json", toml: "toml",
+};
 
 /** One rendered code line: the number an agent can cite, a bar, the code. */
 export function renderLine(file: PackFile, line: number): string {

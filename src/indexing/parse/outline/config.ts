@@ -1,0 +1,259 @@
+import type { ParsedFile } from "../../../core/types.js";
+import { firstSentence, lineIndex } from "../text.js";
+import { lastTextLine, Outline } from "./outline.js";
+
+/** How deep config keys are outlined (`jobs.build.steps` is depth 3). */
+const MAX_DEPTH = 4;
+
+/**
+ * JSON (and JSON with comments and trailing commas: `tsconfig.json`, VS Code settings) by its
+ * object keys, to {@link MAX_DEPTH} levels: each key a definition from its line to its value's
+ * end, qualified by the keys above it (`compilerOptions.paths`). Keys of objects inside arrays
+ * are left out: they repeat per item and name nothing.
+ */
+export function jsonOutline(text: string): ParsedFile {
+  const outline = new Outline();
+  const lineOf = lineIndex(text);
+  /** Open containers: an object's key path and the key it is the value of, or an array. */
+  const stack: Array<{ array: boolean; path: string; depth: number; key: number; inArray: boolean }> = [];
+  /** The key whose value comes next. */
+  let pending: { index: number; path: string } | null = null;
+  let lastString = "";
+  let lastStringStart = -1;
+  /** Where the last value read ends: a scalar key ends on its value's line, not on the `}` after it. */
+  let lastSolid = 0;
+  const closeValue = (): void => {
+    const key = outline.at(pending?.index ?? -1);
+    if (key) key.endLine = lineOf(lastSolid);
+    pending = null;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "/" && text[i + 1] === "/") {
+      const end = text.indexOf("\n", i);
+      i = end < 0 ? text.length : end;
+      continue;
+    }
+    if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+      continue;
+    }
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"' && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
+      lastString = text.slice(i + 1, j);
+      lastStringStart = i;
+      i = j;
+      lastSolid = j;
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    if (c === ":" && top && !top.array && lastStringStart >= 0) {
+      const path = top.path === "" ? lastString : `${top.path}.${lastString}`;
+      const depth = top.depth + 1;
+      let index = -1;
+      if (depth <= MAX_DEPTH && !top.inArray) {
+        const lineEnd = text.indexOf("\n", i);
+        const signature = text.slice(lastStringStart, lineEnd < 0 ? text.length : lineEnd).trim().replace(/,$/, "");
+        index = outline.add({ name: lastString, qualifiedName: path, kind: "key", signature, startLine: lineOf(lastStringStart), endLine: lineOf(i), parent: top.key });
+      }
+      pending = { index, path };
+      lastStringStart = -1;
+      continue;
+    }
+    if (c === "{" || c === "[") {
+      const holder: { index: number; path: string } | null = pending;
+      pending = null;
+      const depth = top ? (holder ? top.depth + 1 : top.depth) : 0;
+      stack.push({ array: c === "[", path: holder?.path ?? top?.path ?? "", depth, key: holder?.index ?? top?.key ?? -1, inArray: c === "[" || (top?.inArray ?? false) });
+      lastStringStart = -1;
+      continue;
+    }
+    if (c === "}" || c === "]") {
+      closeValue();
+      lastSolid = i;
+      const closed = stack.pop();
+      const key = outline.at(closed?.key ?? -1);
+      // The container of a key (not of the key's parent) closes: the key ends here.
+      if (key && closed && stack.length > 0 && closed.key !== stack[stack.length - 1]!.key) key.endLine = lineOf(i);
+      lastStringStart = -1;
+      continue;
+    }
+    if (c === ",") {
+      closeValue();
+      lastStringStart = -1;
+    } else if (c !== " " && c !== "\n" && c !== "\t" && c !== "\r") lastSolid = i;
+  }
+  return outline.done();
+}
+
+/** A YAML key: indentation, an optional `- ` item marker, a plain or quoted key, `:` and space or end. */
+const YAML_KEY = /^(\s*)(-\s+)?("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,[\]{}&*!|>%@`][^#]*?|-[^\s#][^#]*?)\s*:(?:\s|$)/;
+/** A block scalar after a key (`script: |`, `description: >-`): the indented lines after it are its text. */
+const BLOCK_SCALAR = /:\s*[|>][-+0-9]*\s*(?:#.*)?$/;
+
+/**
+ * YAML by its mapping keys, to {@link MAX_DEPTH} levels: each key runs to the next key at its
+ * indentation or less, qualified by the keys above it (`jobs.build.runs-on`); comments, block
+ * scalars and documents (`---`) are read as such. Keys inside sequence items are left out, as in
+ * JSON. The comment block above a key is its doc.
+ */
+export function yamlOutline(text: string): ParsedFile {
+  const lines = text.split(/\r?\n/);
+  const outline = new Outline();
+  /** Open keys, outermost first, with their indentation; -1 for a sequence item. */
+  const open: Array<{ indent: number; index: number; path: string; item: boolean }> = [];
+  let comment: string[] = [];
+  let scalarIndent = -1;
+  const closeTo = (indent: number, line: number): void => {
+    while (open.length > 0 && open[open.length - 1]!.indent >= indent) {
+      const key = outline.at(open.pop()!.index);
+      if (key) key.endLine = lastTextLine(lines, key.startLine, line - 1);
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const indent = line.length - line.trimStart().length;
+    if (scalarIndent >= 0) {
+      if (line.trim() === "" || indent > scalarIndent) continue;
+      scalarIndent = -1;
+    }
+    if (line.trim() === "") {
+      comment = [];
+      continue;
+    }
+    if (/^\s*#/.test(line)) {
+      comment.push(line);
+      continue;
+    }
+    if (/^(?:---|\.\.\.)(?:\s|$)/.test(line)) {
+      closeTo(0, i + 1);
+      comment = [];
+      continue;
+    }
+    const key = YAML_KEY.exec(line);
+    const item = /^\s*-(?:\s|$)/.test(line);
+    if (!key) {
+      // A sequence item without a key (`- run: x` has one): its indentation still holds its lines.
+      if (item) {
+        closeTo(indent, i + 1);
+        open.push({ indent, index: -1, path: "", item: true });
+      }
+      comment = [];
+      continue;
+    }
+    const keyIndent = key[2] ? indent + key[2].length : indent;
+    if (key[2]) {
+      closeTo(indent, i + 1);
+      open.push({ indent, index: -1, path: "", item: true });
+    }
+    closeTo(keyIndent, i + 1);
+    const parent = open[open.length - 1];
+    const name = unquote(key[3]!.trim());
+    const inItem = open.some((o) => o.item);
+    const depth = open.filter((o) => !o.item).length + 1;
+    const path = parent && !parent.item ? `${parent.path}.${name}` : name;
+    const index = !inItem && depth <= MAX_DEPTH
+      ? outline.add({ name, qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: i + 1, parent: parent?.index ?? -1 })
+      : -1;
+    open.push({ indent: keyIndent, index, path, item: false });
+    if (BLOCK_SCALAR.test(line)) scalarIndent = keyIndent;
+    comment = [];
+  }
+  closeTo(-1, lines.length + 1);
+  return outline.done();
+}
+
+function unquote(key: string): string {
+  if (key.startsWith('"') && key.endsWith('"')) return key.slice(1, -1).replace(/\\(.)/g, "$1");
+  if (key.startsWith("'") && key.endsWith("'")) return key.slice(1, -1).replace(/''/g, "'");
+  return key;
+}
+
+/** A TOML table header: `[tool.poetry]`, `[[bin]]` (an array of tables). */
+const TOML_TABLE = /^\s*(\[\[?)\s*([^\]#]+?)\s*\]\]?\s*(?:#.*)?$/;
+/** A TOML key: bare, quoted or dotted, then `=`. */
+const TOML_KEY = /^\s*((?:[\w-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[\w-]+|"[^"]*"|'[^']*'))*)\s*=/;
+
+/**
+ * TOML by its tables and keys: each `[table]` or `[[array]]` header runs to the next header, under
+ * the nearest header it extends (`[tool.poetry.dependencies]` under `[tool.poetry]`); each key runs
+ * to the end of its value (a multi-line string or array included), qualified by its table.
+ */
+export function tomlOutline(text: string): ParsedFile {
+  const lines = text.split(/\r?\n/);
+  const outline = new Outline();
+  /** Headers seen, by their dotted path: what a later header extends. */
+  const tables = new Map<string, number>();
+  let table: { index: number; path: string } | null = null;
+  let comment: string[] = [];
+  const closeTable = (line: number): void => {
+    const header = outline.at(table?.index ?? -1);
+    if (header) header.endLine = lastTextLine(lines, header.startLine, line - 1);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "") {
+      comment = [];
+      continue;
+    }
+    if (/^\s*#/.test(line)) {
+      comment.push(line);
+      continue;
+    }
+    const header = TOML_TABLE.exec(line);
+    if (header) {
+      closeTable(i + 1);
+      const path = dottedKey(header[2]!);
+      let parent = -1;
+      for (let cut = path.lastIndexOf("."); cut > 0 && parent < 0; cut = path.lastIndexOf(".", cut - 1)) parent = tables.get(path.slice(0, cut)) ?? -1;
+      const index = outline.add({ name: path.slice(path.lastIndexOf(".") + 1), qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: lines.length, parent });
+      if (index >= 0 && !tables.has(path)) tables.set(path, index);
+      table = { index, path };
+      comment = [];
+      continue;
+    }
+    const key = TOML_KEY.exec(line);
+    if (!key) {
+      comment = [];
+      continue;
+    }
+    const name = dottedKey(key[1]!);
+    const end = valueEnd(lines, i, line.slice(key[0].length));
+    const path = table ? `${table.path}.${name}` : name;
+    if (path.split(".").length <= MAX_DEPTH + 1) {
+      outline.add({ name, qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: end + 1, parent: table?.index ?? -1 });
+    }
+    comment = [];
+    i = end;
+  }
+  closeTable(lines.length + 1);
+  return outline.done();
+}
+
+/** `a . "b.c"` as `a.b.c`: a dotted key with its quotes and spaces dropped. */
+function dottedKey(raw: string): string {
+  return raw.split(/\s*\.\s*(?=(?:[^"']|"[^"]*"|'[^']*')*$)/).map((part) => part.replace(/^["']|["']$/g, "")).join(".");
+}
+
+/** The 0-based line a TOML value starting on line `start` ends on: a multi-line string or array runs on. */
+function valueEnd(lines: readonly string[], start: number, value: string): number {
+  const trimmed = value.trim();
+  const quote = trimmed.startsWith('"""') ? '"""' : trimmed.startsWith("'''") ? "'''" : "";
+  if (quote) {
+    if (trimmed.length >= 6 && trimmed.slice(3).includes(quote)) return start;
+    for (let i = start + 1; i < lines.length; i++) if (lines[i]!.includes(quote)) return i;
+    return lines.length - 1;
+  }
+  let depth = 0;
+  for (let i = start; i < lines.length; i++) {
+    const text = (i === start ? value : lines[i]!).replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, "").replace(/#.*$/, "");
+    for (const c of text) {
+      if (c === "[" || c === "{") depth++;
+      else if (c === "]" || c === "}") depth--;
+    }
+    if (depth <= 0) return i;
+  }
+  return lines.length - 1;
+}

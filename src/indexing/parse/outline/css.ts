@@ -1,0 +1,132 @@
+import type { ParsedFile } from "../../../core/types.js";
+import { firstSentence, lineIndex } from "../text.js";
+import { Outline } from "./outline.js";
+
+/** Sass blocks that define a callable: `@mixin name(…)`, `@function name(…)`, and a mixin's use. */
+const MIXIN = /^@mixin\s+([\w-]+)/;
+const SASS_FUNCTION = /^@function\s+([\w-]+)/;
+const INCLUDE = /^@include\s+([\w-]+)/;
+/** `--brand: …`, `$gap: …` (Sass), `@gap: …` (Less). */
+const VARIABLE = /^(--[\w-]+|\$[\w-]+|@[\w-]+)\s*:/;
+/** `var(--brand)` in a value. */
+const VAR_USE = /var\(\s*(--[\w-]+)/g;
+
+/**
+ * CSS, Sass (SCSS syntax) and Less by their blocks: each rule is a definition named by its
+ * selector (`.btn:hover`; a nested `&:hover` written out under its parent), each at-rule block
+ * (`@media (max-width: 600px)`, `@keyframes spin`) one holding the rules inside it, a Sass
+ * `@mixin` or `@function` a function. Custom properties and Sass / Less variables are variables;
+ * `var(--x)` and `@include x` are references to them (calls, for the graph).
+ */
+export function cssOutline(text: string): ParsedFile {
+  const outline = new Outline();
+  const lineOf = lineIndex(text);
+  /** Open blocks: their definition (-1 for one not kept) and the selector the rules inside them extend. */
+  const stack: Array<{ index: number; selector: string }> = [];
+  let prelude = "";
+  let preludeStart = -1;
+  let comment = "";
+  const parent = (): number => {
+    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.index >= 0) return stack[i]!.index;
+    return -1;
+  };
+  const statement = (end: number): void => {
+    const body = prelude.trim();
+    if (body !== "") {
+      const line = lineOf(preludeStart);
+      const variable = VARIABLE.exec(body);
+      if (variable && !/^@(?:import|use|forward|charset|namespace|include|extend)\b/.test(body)) {
+        // Custom properties are global names: `--brand` wherever it is declared.
+        outline.add({ name: variable[1]!, kind: "variable", signature: body, doc: firstSentence(comment), startLine: line, endLine: lineOf(end), parent: parent() });
+      }
+      const include = INCLUDE.exec(body);
+      if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line });
+      for (const use of body.matchAll(VAR_USE)) outline.call({ caller: parent(), callee: use[1]!, receiver: "", line: lineOf(preludeStart + use.index) });
+    }
+    prelude = "";
+    preludeStart = -1;
+    comment = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      if (prelude.trim() === "" && ownLine(text, i)) comment = text.slice(i, stop);
+      i = stop - 1;
+      continue;
+    }
+    // A `//` comment (Sass, Less), but not the `//` of a URL (`url(http://…)`).
+    if (c === "/" && text[i + 1] === "/" && !/:$/.test(prelude) && !/url\([^)]*$/.test(prelude)) {
+      const end = text.indexOf("\n", i);
+      const stop = end < 0 ? text.length : end;
+      if (prelude.trim() === "" && ownLine(text, i)) comment = text.slice(i, stop);
+      i = stop - 1;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
+      if (preludeStart < 0) preludeStart = i;
+      prelude += text.slice(i, j + 1);
+      i = j;
+      continue;
+    }
+    if (c === "{") {
+      // Sass interpolation `#{$x}` is part of the name, not a block.
+      if (text[i - 1] === "#") {
+        const end = text.indexOf("}", i);
+        const stop = end < 0 ? text.length : end;
+        prelude += text.slice(i, stop + 1);
+        i = stop;
+        continue;
+      }
+      const head = prelude.trim().replace(/\s+/g, " ");
+      const start = preludeStart < 0 ? i : preludeStart;
+      const outer = stack.length > 0 ? stack[stack.length - 1]!.selector : "";
+      const mixin = MIXIN.exec(head) ?? SASS_FUNCTION.exec(head);
+      const atRule = head.startsWith("@");
+      // A rule's selector written out (`.card .title`, `&:hover` under `.btn` as `.btn:hover`); an
+      // at-rule keeps the selector of the rules around it for the rules inside it.
+      const selector = atRule ? outer : outer === "" ? head : head.includes("&") ? head.replace(/&/g, outer) : `${outer} ${head}`;
+      // A nested declaration block (`font: { family: x }`) is no rule.
+      const isRule = head !== "" && !/^[\w-]+\s*:\s*$/.test(head);
+      const name = mixin ? mixin[1]! : atRule || !head.includes("&") ? head : selector;
+      const index = isRule
+        ? outline.add({ name, qualifiedName: mixin || atRule ? name : selector, kind: mixin ? "function" : "rule", signature: head, doc: firstSentence(comment), startLine: lineOf(start), endLine: lineOf(start), parent: parent() })
+        : -1;
+      const include = INCLUDE.exec(head);
+      if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line: lineOf(start) });
+      stack.push({ index, selector });
+      prelude = "";
+      preludeStart = -1;
+      comment = "";
+      continue;
+    }
+    if (c === "}") {
+      statement(i);
+      const block = stack.pop();
+      const symbol = outline.at(block?.index ?? -1);
+      if (symbol) symbol.endLine = lineOf(i);
+      continue;
+    }
+    if (c === ";") {
+      statement(i);
+      continue;
+    }
+    if (preludeStart < 0 && !/\s/.test(c)) preludeStart = i;
+    if (preludeStart >= 0) prelude += c;
+  }
+  statement(text.length);
+  // Blocks left open run to the end of the file.
+  for (const block of stack) {
+    const symbol = outline.at(block.index);
+    if (symbol) symbol.endLine = lineOf(text.length);
+  }
+  return outline.done();
+}
+
+/** Whether a comment starts its line (one after a declaration is about that declaration, not the next). */
+function ownLine(text: string, offset: number): boolean {
+  return /^\s*$/.test(text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset));
+}

@@ -1,0 +1,102 @@
+import type { ParsedFile } from "../../../core/types.js";
+import { lineIndex } from "../text.js";
+import { cssOutline } from "./css.js";
+import { Outline } from "./outline.js";
+
+/** Parses an inline script's JavaScript, or null when the JavaScript grammar cannot load. */
+export type ScriptParser = (code: string) => ParsedFile | null;
+
+/** Elements that never have content (no end tag). */
+const VOID: ReadonlySet<string> = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]);
+/** Script types that hold JavaScript (no type is JavaScript too). */
+const JS_TYPES = /^(?:module|(?:text|application)\/(?:javascript|ecmascript|babel|jsx)|text\/x-javascript)$/i;
+const TAG = /<\/?([A-Za-z][\w:-]*)/y;
+const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
+
+/**
+ * HTML (and the templates written in it) by its elements with an `id`: each one a definition
+ * from its start tag to its end tag, nested under the element with an id around it. An inline
+ * `<script>` is parsed as JavaScript and a `<style>` block as CSS, their definitions and calls
+ * under the element that holds them, at their lines in the page.
+ */
+export function htmlOutline(text: string, parseScript: ScriptParser): ParsedFile {
+  const outline = new Outline();
+  const lineOf = lineIndex(text);
+  /** Open elements: their tag and their definition (-1 for one without). */
+  const stack: Array<{ tag: string; index: number }> = [];
+  const parent = (): number => {
+    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.index >= 0) return stack[i]!.index;
+    return -1;
+  };
+  const close = (index: number, offset: number): void => {
+    const element = outline.at(index);
+    if (element) element.endLine = lineOf(offset);
+  };
+  for (let i = text.indexOf("<"); i >= 0 && i < text.length; i = text.indexOf("<", i)) {
+    if (text.startsWith("<!--", i)) {
+      const end = text.indexOf("-->", i + 4);
+      i = end < 0 ? text.length : end + 3;
+      continue;
+    }
+    TAG.lastIndex = i;
+    const tag = TAG.exec(text);
+    if (!tag) {
+      i++;
+      continue;
+    }
+    const name = tag[1]!.toLowerCase();
+    const end = tagEnd(text, TAG.lastIndex);
+    const source = text.slice(i, end);
+    if (text[i + 1] === "/") {
+      // An end tag closes its element and whatever was left open inside it (`<p>`, `<li>`).
+      const at = stack.map((e) => e.tag).lastIndexOf(name);
+      if (at >= 0) for (const open of stack.splice(at)) close(open.index, i);
+      i = end;
+      continue;
+    }
+    const attributes = attributesOf(source.slice(tag[0].length));
+    const id = attributes.get("id")?.trim();
+    const line = lineOf(i);
+    if (name === "script" || name === "style") {
+      const closing = new RegExp(`</${name}\\s*>`, "ig");
+      closing.lastIndex = end;
+      const found = closing.exec(text);
+      const contentEnd = found ? found.index : text.length;
+      const content = text.slice(end, contentEnd);
+      const type = attributes.get("type") ?? "";
+      const embedded = content.trim() === "" ? null : name === "style" ? cssOutline(content) : !attributes.has("src") && (type === "" || JS_TYPES.test(type)) ? parseScript(content) : null;
+      if (id || embedded) {
+        const index = outline.add({ name: id || name, kind: "element", signature: source, startLine: line, endLine: lineOf(found ? closing.lastIndex - 1 : text.length), parent: parent() });
+        if (embedded && index >= 0) outline.merge(embedded, lineOf(end) - 1, index);
+      }
+      i = found ? closing.lastIndex : text.length;
+      continue;
+    }
+    const index = id ? outline.add({ name: id, kind: "element", signature: source, startLine: line, endLine: line, parent: parent() }) : -1;
+    if (!VOID.has(name) && !source.endsWith("/>")) stack.push({ tag: name, index });
+    i = end;
+  }
+  for (const open of stack) close(open.index, text.length);
+  return outline.done();
+}
+
+/** The offset just past a start or end tag's `>`, quoted attribute values skipped. */
+function tagEnd(text: string, from: number): number {
+  let quote = "";
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === ">") return i + 1;
+    else if (c === "<") return i;
+  }
+  return text.length;
+}
+
+/** A start tag's attributes, names lower-cased. */
+function attributesOf(source: string): Map<string, string> {
+  const attributes = new Map<string, string>();
+  for (const m of source.replace(/\/?>$/, "").matchAll(ATTRIBUTE)) attributes.set(m[1]!.toLowerCase(), m[2] ?? m[3] ?? m[4] ?? "");
+  return attributes;
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { jsonOutline, tomlOutline, yamlOutline } from "../../../../src/indexing/parse/outline/config.js";
+import { MAX_OUTLINE_SYMBOLS } from "../../../../src/indexing/parse/outline/outline.js";
+import { shape } from "./outline-helpers.js";
+
+describe("jsonOutline", () => {
+  it("outlines object keys four levels deep, comments and trailing commas allowed, array items left out", () => {
+    const parsed = jsonOutline(`{
+  // comment
+  "name": "x",
+  "scripts": {
+    "build": "tsc",
+    "test": "vitest"
+  },
+  "files": [{"a": 1}, "b"],
+  "deep": {"a": {"b": {"c": {"d": 1}}}},
+}
+`);
+    expect(shape(parsed).symbols).toEqual([
+      "key name 3-3 ^-1",
+      "key scripts 4-7 ^-1",
+      "key scripts.build 5-5 ^1",
+      "key scripts.test 6-6 ^1",
+      "key files 8-8 ^-1",
+      "key deep 9-9 ^-1",
+      "key deep.a 9-9 ^5",
+      "key deep.a.b 9-9 ^6",
+      "key deep.a.b.c 9-9 ^7",
+    ]);
+    expect(parsed.symbols[1]).toMatchObject({ name: "scripts", signature: '"scripts": {' });
+  });
+
+  it("stops at its cap and survives broken JSON", () => {
+    const big = `{${Array.from({ length: MAX_OUTLINE_SYMBOLS + 5 }, (_, i) => `"k${i}": ${i}`).join(",\n")}}`;
+    expect(jsonOutline(big).symbols).toHaveLength(MAX_OUTLINE_SYMBOLS);
+    expect(shape(jsonOutline('{"a": {"b": "unterminated\n')).symbols).toEqual(["key a 1-1 ^-1", "key a.b 1-1 ^0"]);
+    expect(jsonOutline("]]]}}:::,").symbols).toEqual([]);
+    expect(jsonOutline("[1, 2]").symbols).toEqual([]);
+  });
+});
+
+describe("yamlOutline", () => {
+  it("outlines mapping keys by indentation, sequence items, block scalars and documents read as such", () => {
+    const parsed = yamlOutline(`# The CI.
+name: CI
+on:
+  push:
+    branches: [main]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Checkout
+        uses: actions/checkout@v4
+      - run: |
+          echo a: b
+          x: y
+    env:
+      "QUOTED": 1
+---
+other: 2
+`);
+    expect(shape(parsed).symbols).toEqual([
+      "key name 2-2 ^-1",
+      "key on 3-5 ^-1",
+      "key on.push 4-5 ^1",
+      "key on.push.branches 5-5 ^2",
+      "key jobs 6-16 ^-1",
+      "key jobs.build 7-16 ^4",
+      "key jobs.build.runs-on 8-8 ^5",
+      "key jobs.build.steps 9-14 ^5",
+      "key jobs.build.env 15-16 ^5",
+      "key jobs.build.env.QUOTED 16-16 ^8",
+      "key other 18-18 ^-1",
+    ]);
+    expect(parsed.symbols[0]).toMatchObject({ signature: "name: CI", doc: "The CI." });
+  });
+});
+
+describe("tomlOutline", () => {
+  it("outlines tables under the tables they extend, and keys to the end of their values", () => {
+    const parsed = tomlOutline(`# Project.
+[project]
+name = "x"
+description = """
+multi = line
+"""
+deps = [
+  "a",
+  "b",
+]
+
+[tool.poetry]
+x = 1
+
+[tool.poetry.dependencies]
+python = "^3.9"
+[[bin]]
+name = "a"
+`);
+    expect(shape(parsed).symbols).toEqual([
+      "key project 2-10 ^-1",
+      "key project.name 3-3 ^0",
+      "key project.description 4-6 ^0",
+      "key project.deps 7-10 ^0",
+      "key tool.poetry 12-13 ^-1",
+      "key tool.poetry.x 13-13 ^4",
+      "key tool.poetry.dependencies 15-16 ^4",
+      "key tool.poetry.dependencies.python 16-16 ^6",
+      "key bin 17-18 ^-1",
+      "key bin.name 18-18 ^8",
+    ]);
+    expect(parsed.symbols[0]).toMatchObject({ name: "project", doc: "Project." });
+    expect(parsed.symbols[6]!.name).toBe("dependencies");
+  });
+});

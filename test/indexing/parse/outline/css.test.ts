@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { cssOutline } from "../../../../src/indexing/parse/outline/css.js";
+import { shape } from "./outline-helpers.js";
+
+const SHEET = `/* Brand colours. */
+:root {
+  --brand: #f00;
+  --gap: 4px;
+}
+.btn, .link { color: var(--brand); }
+@media (max-width: 600px) {
+  .btn { padding: var(--gap) }
+}
+@mixin card($x) { a: b }
+.card {
+  @include card(1);
+  &:hover { color: red; }
+  .title { font: { family: x; } }
+}
+$size: 3px; // after a declaration: no doc of the next rule
+a[href="}"] { background: url(http://x/y.png) }
+`;
+
+describe("cssOutline", () => {
+  it("makes rules, at-rule blocks, mixins and variables definitions, and var() and @include references", () => {
+    const parsed = cssOutline(SHEET);
+    expect(shape(parsed)).toEqual({
+      symbols: [
+        "rule :root 2-5 ^-1",
+        "variable --brand 3-3 ^0",
+        "variable --gap 4-4 ^0",
+        "rule .btn, .link 6-6 ^-1",
+        "rule @media (max-width: 600px) 7-9 ^-1",
+        "rule .btn 8-8 ^4",
+        "function card 10-10 ^-1",
+        "rule .card 11-15 ^-1",
+        "rule .card:hover 13-13 ^7",
+        "rule .card .title 14-14 ^7",
+        "variable $size 16-16 ^-1",
+        'rule a[href="}"] 17-17 ^-1',
+      ],
+      calls: [".--brand @6 <3", ".--gap @8 <5", ".card @12 <7"],
+    });
+    expect(parsed.symbols[0]).toMatchObject({ name: ":root", doc: "Brand colours." });
+    expect(parsed.symbols[9]).toMatchObject({ name: ".title", signature: ".title" });
+    expect(parsed.symbols[11]!.doc).toBe("");
+  });
+
+  it("survives an unclosed comment, string and block", () => {
+    expect(shape(cssOutline(".a { color: red;\n.b {")).symbols).toEqual(["rule .a 1-2 ^-1", "rule .a .b 2-2 ^0"]);
+    expect(shape(cssOutline('.a { content: "x\n}\n/* open')).symbols).toEqual(["rule .a 1-2 ^-1"]);
+    expect(cssOutline("}}}}").symbols).toEqual([]);
+  });
+});
