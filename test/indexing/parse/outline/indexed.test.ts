@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../../../../src/engine.js";
+import type { CallsResult } from "../../../../src/graph/types.js";
+import { TempRepo } from "../../../helpers/repo.js";
+import { storeOf } from "../../../helpers/store.js";
+
+/** Sections enough that the guide is no small file packed whole (see wholeFileLines). */
+const filler = (title: string): string => `## ${title}\n\n${Array.from({ length: 30 }, (_, i) => `Line ${i} about ${title.toLowerCase()} and nothing else.`).join("\n")}\n\n`;
+
+const FILES: Record<string, string> = {
+  "docs/guide.md": `# Operations guide\n\n${filler("Monitoring")}${filler("Backups")}## Deploying\n\n### Rollback\n\nTo roll back a release, run \`deploy --revert\` with the release id.\n\n\`\`\`sh\n# revert the canary first\ndeploy --revert 42\n\`\`\`\n\n${filler("Scaling")}${filler("Auditing")}`,
+  "db/schema.sql": `CREATE TABLE customers (id int PRIMARY KEY, name text);\nCREATE TABLE sales.orders (id int, customer_id int REFERENCES customers(id));\nCREATE VIEW big_orders AS SELECT * FROM sales.orders WHERE id > 10;\n`,
+  "db/report.sql": `SELECT c.name FROM customers c JOIN sales.orders o ON o.customer_id = c.id;\nSELECT * FROM big_orders;\nSELECT * FROM missing_table;\n`,
+  "web/theme.css": `:root {\n  --brand: #f00;\n}\n`,
+  "web/site.css": `.btn { color: var(--brand); }\n`,
+  "web/index.html": `<main id="app">\n<script>\nfunction boot() { return render(); }\nfunction render() { return 1; }\n</script>\n</main>\n`,
+  "package.json": `{\n  "name": "shop",\n  "scripts": { "build": "tsc" }\n}\n`,
+  "deploy/values.yaml": `replicas: 3\nimage:\n  tag: v1\n`,
+  "pyproject.toml": `[project]\nname = "shop"\n`,
+};
+
+function callerEdges(result: CallsResult): string[] {
+  return result.calls.map((c) => `${c.path}:${c.symbol?.qualifiedName ?? "<module>"} ${c.how}`);
+}
+
+describe("outlined files through the index", () => {
+  let repo: TempRepo;
+  let engine: Engine;
+
+  beforeAll(async () => {
+    repo = TempRepo.create(FILES, { git: true });
+    engine = new Engine(repo.root, { jobs: 1, git: false });
+    const stats = await engine.index();
+    expect(stats.files.parsed).toBe(Object.keys(FILES).length);
+  });
+  afterAll(async () => {
+    await engine.close();
+    repo.dispose();
+  });
+
+  it("records each format as its language, with its definitions", () => {
+    const store = storeOf(engine)!;
+    expect(Object.fromEntries(Object.keys(FILES).map((path) => [path, store.file(path)?.language]))).toEqual({
+      "docs/guide.md": "markdown", "db/schema.sql": "sql", "db/report.sql": "sql", "web/theme.css": "css", "web/site.css": "css",
+      "web/index.html": "html", "package.json": "json", "deploy/values.yaml": "yaml", "pyproject.toml": "toml",
+    });
+    expect(store.parse.symbols("web/index.html")!.map((s) => `${s.kind} ${s.qualifiedName}`)).toEqual(["element app", "element script", "function boot", "function render"]);
+    expect(store.parse.symbols("deploy/values.yaml")!.map((s) => s.qualifiedName)).toEqual(["replicas", "image", "image.tag"]);
+  });
+
+  it("finds sections, tables and keys with symbol", async () => {
+    expect((await engine.symbol("Rollback")).matches.map((m) => `${m.path}:${m.qualifiedName}:${m.kind}:${m.startLine}`)).toEqual([
+      "docs/guide.md:Operations guide > Deploying > Rollback:section:71",
+    ]);
+    expect((await engine.symbol("sales.orders")).matches.map((m) => `${m.path}:${m.kind}`)).toEqual(["db/schema.sql:table"]);
+    expect((await engine.symbol("scripts.build")).matches.map((m) => m.path)).toEqual(["package.json"]);
+  });
+
+  it("resolves the tables a query names across SQL files, and custom properties across style sheets", async () => {
+    expect(callerEdges(await engine.callers("customers"))).toEqual(["db/report.sql:<module> unique", "db/schema.sql:sales.orders unique"]);
+    expect(callerEdges(await engine.callers("sales.orders"))).toEqual(["db/report.sql:<module> unique", "db/schema.sql:big_orders unique"]);
+    expect(callerEdges(await engine.callers("--brand"))).toEqual(["web/site.css:.btn unique"]);
+    // An inline script's calls resolve like JavaScript's within the page.
+    expect(callerEdges(await engine.callers("render"))).toEqual(["web/index.html:boot local"]);
+  });
+
+  it("packs the Markdown section that matches, as it packs a function", async () => {
+    const context = await engine.context("how do I roll back a release with deploy --revert", { budget: 600 });
+    expect(context.files[0]).toBe("docs/guide.md");
+    const rollback = context.spans.find((s) => s.symbol === "Operations guide > Deploying > Rollback");
+    expect(rollback).toMatchObject({ path: "docs/guide.md", kind: "body", start: 71 });
+    expect(context.text).toContain("deploy --revert 42");
+    // The other sections do not fit beside it whole.
+    expect(context.spans.some((s) => s.symbol === "Operations guide > Scaling" && s.kind === "body")).toBe(false);
+  });
+});
