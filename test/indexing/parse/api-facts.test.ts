@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Language } from "../../../src/core/types.js";
+import type { CodeLanguage } from "../../../src/core/types.js";
 import { extractFile } from "../../../src/indexing/parse/extract.js";
 import { Grammars } from "../../../src/indexing/parse/grammars.js";
 
 const grammars = new Grammars();
-const facts = (language: Language, source: string) => extractFile(grammars.get(language)!, language, source).api;
+const facts = (language: CodeLanguage, source: string) => extractFile(grammars.get(language)!, language, source).api;
 
 describe("HTTP facts read at parse time (real tree-sitter)", () => {
   it("Express: routes of a router, chained mounts with and without a prefix, what is exported", () => {

@@ -8,6 +8,8 @@ const SASS_FUNCTION = /^@function\s+([\w-]+)/;
 const INCLUDE = /^@include\s+([\w-]+)/;
 /** `--brand: …`, `$gap: …` (Sass), `@gap: …` (Less). */
 const VARIABLE = /^(--[\w-]+|\$[\w-]+|@[\w-]+)\s*:/;
+/** The longest selector written out from its nesting. */
+const MAX_SELECTOR = 512;
 /** `var(--brand)` in a value. */
 const VAR_USE = /var\(\s*(--[\w-]+)/g;
 
@@ -21,17 +23,33 @@ const VAR_USE = /var\(\s*(--[\w-]+)/g;
 export function cssOutline(text: string): ParsedFile {
   const outline = new Outline();
   const lineOf = lineIndex(text);
-  /** Open blocks: their definition (-1 for one not kept) and the selector the rules inside them extend. */
-  const stack: Array<{ index: number; selector: string }> = [];
-  let prelude = "";
+  /**
+   * Open blocks: their definition (-1 for one not kept), the nearest kept definition at or around
+   * them (what a definition inside belongs to), and the selector the rules inside them extend.
+   */
+  const stack: Array<{ index: number; owner: number; selector: string }> = [];
+  /**
+   * The text since the last `{`, `}` or `;`, without its comments: the pieces read so far and where
+   * the current piece starts (-1 between pieces), sliced from the text rather than built by
+   * character, so that a long run without a brace stays linear.
+   */
+  let pieces: string[] = [];
+  let piece = -1;
   let preludeStart = -1;
   let comment = "";
-  const parent = (): number => {
-    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.index >= 0) return stack[i]!.index;
-    return -1;
+  const endPiece = (at: number): void => {
+    if (piece >= 0) pieces.push(text.slice(piece, at));
+    piece = -1;
   };
+  const takePrelude = (at: number): string => {
+    endPiece(at);
+    const taken = pieces.join("");
+    pieces = [];
+    return taken;
+  };
+  const parent = (): number => stack[stack.length - 1]?.owner ?? -1;
   const statement = (end: number): void => {
-    const body = prelude.trim();
+    const body = takePrelude(end).trim();
     if (body !== "") {
       const line = lineOf(preludeStart);
       const variable = VARIABLE.exec(body);
@@ -43,7 +61,6 @@ export function cssOutline(text: string): ParsedFile {
       if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line });
       for (const use of body.matchAll(VAR_USE)) outline.call({ caller: parent(), callee: use[1]!, receiver: "", line: lineOf(preludeStart + use.index) });
     }
-    prelude = "";
     preludeStart = -1;
     comment = "";
   };
@@ -52,43 +69,38 @@ export function cssOutline(text: string): ParsedFile {
     if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       const stop = end < 0 ? text.length : end + 2;
-      if (prelude.trim() === "" && ownLine(text, i)) comment = text.slice(i, stop);
+      if (preludeStart < 0 && ownLine(text, i)) comment = text.slice(i, stop);
+      endPiece(i);
       i = stop - 1;
       continue;
     }
-    // A `//` comment (Sass, Less), but not the `//` of a URL (`url(http://…)`).
-    if (c === "/" && text[i + 1] === "/" && !/:$/.test(prelude) && !/url\([^)]*$/.test(prelude)) {
+    // A `//` comment (Sass, Less), but not the `//` of a URL (`url(http://…)`: a URL is short, so
+    // only the tail of the current piece is looked at).
+    if (c === "/" && text[i + 1] === "/" && !/(?::|url\([^)]*)$/.test(piece < 0 ? "" : text.slice(Math.max(piece, i - 256), i))) {
       const end = text.indexOf("\n", i);
       const stop = end < 0 ? text.length : end;
-      if (prelude.trim() === "" && ownLine(text, i)) comment = text.slice(i, stop);
+      if (preludeStart < 0 && ownLine(text, i)) comment = text.slice(i, stop);
+      endPiece(i);
       i = stop - 1;
       continue;
     }
-    if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
-      if (preludeStart < 0) preludeStart = i;
-      prelude += text.slice(i, j + 1);
-      i = j;
+    if (c === "{" && text[i - 1] === "#") {
+      // Sass interpolation `#{$x}` is part of the name, not a block.
+      const end = text.indexOf("}", i);
+      i = end < 0 ? text.length : end;
       continue;
     }
     if (c === "{") {
-      // Sass interpolation `#{$x}` is part of the name, not a block.
-      if (text[i - 1] === "#") {
-        const end = text.indexOf("}", i);
-        const stop = end < 0 ? text.length : end;
-        prelude += text.slice(i, stop + 1);
-        i = stop;
-        continue;
-      }
-      const head = prelude.trim().replace(/\s+/g, " ");
+      const head = takePrelude(i).trim().replace(/\s+/g, " ");
       const start = preludeStart < 0 ? i : preludeStart;
       const outer = stack.length > 0 ? stack[stack.length - 1]!.selector : "";
       const mixin = MIXIN.exec(head) ?? SASS_FUNCTION.exec(head);
       const atRule = head.startsWith("@");
       // A rule's selector written out (`.card .title`, `&:hover` under `.btn` as `.btn:hover`); an
       // at-rule keeps the selector of the rules around it for the rules inside it.
-      const selector = atRule ? outer : outer === "" ? head : head.includes("&") ? head.replace(/&/g, outer) : `${outer} ${head}`;
+      // Past MAX_SELECTOR characters (blocks nested without end) a rule's selector is its own.
+      const written = atRule ? outer : outer === "" ? head : head.includes("&") ? head.replace(/&/g, outer) : `${outer} ${head}`;
+      const selector = written.length > MAX_SELECTOR ? head : written;
       // A nested declaration block (`font: { family: x }`) is no rule.
       const isRule = head !== "" && !/^[\w-]+\s*:\s*$/.test(head);
       const name = mixin ? mixin[1]! : atRule || !head.includes("&") ? head : selector;
@@ -97,8 +109,7 @@ export function cssOutline(text: string): ParsedFile {
         : -1;
       const include = INCLUDE.exec(head);
       if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line: lineOf(start) });
-      stack.push({ index, selector });
-      prelude = "";
+      stack.push({ index, owner: index >= 0 ? index : parent(), selector });
       preludeStart = -1;
       comment = "";
       continue;
@@ -114,8 +125,15 @@ export function cssOutline(text: string): ParsedFile {
       statement(i);
       continue;
     }
-    if (preludeStart < 0 && !/\s/.test(c)) preludeStart = i;
-    if (preludeStart >= 0) prelude += c;
+    if (c === " " || c === "\n" || c === "\t" || c === "\r") continue;
+    if (preludeStart < 0) preludeStart = i;
+    if (piece < 0) piece = i;
+    if (c === '"' || c === "'") {
+      // A string's braces and semicolons are its own (`a[href="}"]`, `content: ";"`).
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
+      i = Math.min(j, text.length - 1);
+    }
   }
   statement(text.length);
   // Blocks left open run to the end of the file.

@@ -11,6 +11,8 @@ const VOID: ReadonlySet<string> = new Set(["area", "base", "br", "col", "embed",
 /** Script types that hold JavaScript (no type is JavaScript too). */
 const JS_TYPES = /^(?:module|(?:text|application)\/(?:javascript|ecmascript|babel|jsx)|text\/x-javascript)$/i;
 const TAG = /<\/?([A-Za-z][\w:-]*)/y;
+/** How many elements left open an end tag looks past for its own. */
+const MAX_UNCLOSED = 256;
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
 /**
@@ -22,12 +24,9 @@ const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g
 export function htmlOutline(text: string, parseScript: ScriptParser): ParsedFile {
   const outline = new Outline();
   const lineOf = lineIndex(text);
-  /** Open elements: their tag and their definition (-1 for one without). */
-  const stack: Array<{ tag: string; index: number }> = [];
-  const parent = (): number => {
-    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.index >= 0) return stack[i]!.index;
-    return -1;
-  };
+  /** Open elements: their tag, their definition (-1 for one without) and the nearest definition at or around them. */
+  const stack: Array<{ tag: string; index: number; owner: number }> = [];
+  const parent = (): number => stack[stack.length - 1]?.owner ?? -1;
   const close = (index: number, offset: number): void => {
     const element = outline.at(index);
     if (element) element.endLine = lineOf(offset);
@@ -48,9 +47,12 @@ export function htmlOutline(text: string, parseScript: ScriptParser): ParsedFile
     const end = tagEnd(text, TAG.lastIndex);
     const source = text.slice(i, end);
     if (text[i + 1] === "/") {
-      // An end tag closes its element and whatever was left open inside it (`<p>`, `<li>`).
-      const at = stack.map((e) => e.tag).lastIndexOf(name);
-      if (at >= 0) for (const open of stack.splice(at)) close(open.index, i);
+      // An end tag closes its element and whatever was left open inside it (`<p>`, `<li>`); one
+      // with no open element of its name near the top closes nothing (a stray `</div>` in a
+      // page of 100,000 unclosed tags is not looked for through all of them).
+      let at = stack.length - 1;
+      while (at >= 0 && at >= stack.length - MAX_UNCLOSED && stack[at]!.tag !== name) at--;
+      if (at >= 0 && stack[at]!.tag === name) for (const open of stack.splice(at)) close(open.index, i);
       i = end;
       continue;
     }
@@ -73,7 +75,7 @@ export function htmlOutline(text: string, parseScript: ScriptParser): ParsedFile
       continue;
     }
     const index = id ? outline.add({ name: id, kind: "element", signature: source, startLine: line, endLine: line, parent: parent() }) : -1;
-    if (!VOID.has(name) && !source.endsWith("/>")) stack.push({ tag: name, index });
+    if (!VOID.has(name) && !source.endsWith("/>")) stack.push({ tag: name, index, owner: index >= 0 ? index : parent() });
     i = end;
   }
   for (const open of stack) close(open.index, text.length);

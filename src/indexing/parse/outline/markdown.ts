@@ -22,7 +22,8 @@ export function markdownOutline(text: string): ParsedFile {
   const outline = new Outline();
   /** Open sections, outermost first. */
   const open: Array<{ level: number; index: number }> = [];
-  let fence = "";
+  /** The open code fence's closing line, or null outside a fence. */
+  let fence: RegExp | null = null;
   let start = 0;
   if (/^---\s*$/.test(lines[0] ?? "")) {
     const close = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
@@ -46,12 +47,13 @@ export function markdownOutline(text: string): ParsedFile {
   for (let i = start; i < lines.length; i++) {
     const line = lines[i]!;
     if (fence) {
-      if (new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}\\s*$`).test(line)) fence = "";
+      if (fence.test(line)) fence = null;
       continue;
     }
     const opening = FENCE.exec(line);
     if (opening) {
-      fence = opening[1]!;
+      // Closed by a run of the same character, at least as long.
+      fence = new RegExp(`^ {0,3}\\${opening[1]![0]}{${opening[1]!.length},}\\s*$`);
       continue;
     }
     const atx = ATX.exec(line);

@@ -75,6 +75,15 @@ other: 2
     ]);
     expect(parsed.symbols[0]).toMatchObject({ signature: "name: CI", doc: "The CI." });
   });
+
+  it("reads quoted keys, and no key in URLs, comments, flow collections or a long line of spaces", () => {
+    expect(shape(yamlOutline(`"it's: a": 0\n"a: b": 1\n'it''s': 2\nurl: http://x:80\nx #: no\n{a: 1}\n- - deep: 1\n${"a" + " ".repeat(20_000)}b\n`)).symbols).toEqual([
+      "key it's: a 1-1 ^-1",
+      "key a: b 2-2 ^-1",
+      "key it's 3-3 ^-1",
+      "key url 4-6 ^-1",
+    ]);
+  });
 });
 
 describe("tomlOutline", () => {

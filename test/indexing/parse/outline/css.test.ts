@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cssOutline } from "../../../../src/indexing/parse/outline/css.js";
+import { MAX_OUTLINE_SYMBOLS } from "../../../../src/indexing/parse/outline/outline.js";
 import { shape } from "./outline-helpers.js";
 
 const SHEET = `/* Brand colours. */
@@ -50,5 +51,12 @@ describe("cssOutline", () => {
     expect(shape(cssOutline(".a { color: red;\n.b {")).symbols).toEqual(["rule .a 1-2 ^-1", "rule .a .b 2-2 ^0"]);
     expect(shape(cssOutline('.a { content: "x\n}\n/* open')).symbols).toEqual(["rule .a 1-2 ^-1"]);
     expect(cssOutline("}}}}").symbols).toEqual([]);
+  });
+
+  it("bounds what blocks nested without end make: the first rules, with selectors of bounded length", () => {
+    const parsed = cssOutline(".a {".repeat(100_000));
+    expect(parsed.symbols).toHaveLength(MAX_OUTLINE_SYMBOLS);
+    expect(Math.max(...parsed.symbols.map((s) => s.qualifiedName.length))).toBeLessThanOrEqual(512);
+    expect(parsed.symbols.at(-1)).toMatchObject({ name: ".a", parent: MAX_OUTLINE_SYMBOLS - 2 });
   });
 });
