@@ -25,13 +25,14 @@ describe("lexical index", () => {
     await withEngine((engine) => {
       const lex = loadLexical(storeOf(engine)!);
       expect(lex.search("cart", { field: "path" })).toEqual(["shop/cart.ts"]);
-      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py"]);
+      // The class first; then the guide, whose section's first sentence names the retry policy.
+      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py", "docs/guide.md"]);
       // Other spellings of a name still find it, best match first.
       expect(lex.search("chargeCard", { field: "symbols" })[0]).toBe("payments/card.py");
       // Bodies are BM25's: FlexSearch keeps no second copy of every file's terms.
       expect(lex.search("gateway")).toEqual([]);
       expect([...lex.bm25.postings("gateway").ids].map((id) => lex.pathOf(id))).toEqual(["payments/card.py"]);
-      expect(lex.search("retry policy")).toEqual(["payments/retry.py"]);
+      expect(lex.search("retry policy")).toEqual(["payments/retry.py", "docs/guide.md"]);
     });
   });
 
@@ -118,7 +119,7 @@ describe("lexical index", () => {
     });
     await withEngine((engine) => {
       const lex = loadLexical(storeOf(engine)!);
-      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py"]);
+      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py", "docs/guide.md"]);
       expect(lex.search("cart")).toEqual(["shop/cart.ts"]);
     });
   });
