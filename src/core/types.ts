@@ -29,6 +29,14 @@ export const SYMBOL_KINDS = [
 ] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
+/**
+ * Kinds that name a place in a document, page, style sheet or config file (a heading, an element's
+ * id, a selector, a key): found by `symbol` and searched as text, but no name that code calls, so
+ * they stay out of the exact-name index the ranking reads (a `build` key in forty package.json
+ * files must not make the `build` function too common to point anywhere).
+ */
+export const PLACE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(["section", "element", "rule", "key"]);
+
 /** A definition found in a file. Lines are 1-based and inclusive. */
 export interface SymbolInfo {
   name: string;

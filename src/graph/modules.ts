@@ -53,6 +53,9 @@ export function packageName(specifier: string): string | null {
   return parts[0] || null;
 }
 
+/** Extensions that a file path written in an import ends with (not a module path's last segment: `os.path`). */
+const FILE_EXTENSION = /\.(?:[cm]?[jt]sx?|sh|bash|rb|php|css|scss|sass|less|html?)$/i;
+
 /** The key under which a resolution records that it looked for workspace packages (see graph-stage). */
 export const PACKAGE_KEY = "pkg:";
 /** The key under which a resolution records that it read the include folders of build files (see graph-stage). */
@@ -77,8 +80,11 @@ export function moduleKeys(imp: ImportInfo, language: Language): string[] {
     if (stem) keys.add(`mod:${stem}`);
     return [...keys];
   }
-  const last = imp.module.split(/::|[./]/).filter((s) => s !== "").pop();
-  if (last) keys.add(`mod:${last.replace(/\.\w+$/, "")}`);
+  // `./a.js`, `lib/x.sh`, `partials/vars` are looked for by their file's stem (`a`, `x`, `vars`,
+  // and a Sass partial's `_vars`); `os.path` and `crate::a::b` by their last segment.
+  const last = imp.module.replace(FILE_EXTENSION, "").split(/::|[./]/).filter((s) => s !== "").pop();
+  if (last) keys.add(`mod:${last}`);
+  if (last && languageFamily(language) === "css") keys.add(`mod:_${last}`);
   for (const { name } of imp.names) if (name !== "*" && name !== "default") keys.add(`mod:${name}`);
   return [...keys];
 }
@@ -184,10 +190,11 @@ export class ModuleResolver {
         // A namespace names no file: the resolver finds the files that declare it (by their symbols).
         return [];
       case "html":
-        // An inline module script's `import`.
-        return this.#js(from, imp.module);
-      case "markdown":
+        // A `<script src>` or stylesheet `<link>`; an inline module script's `import`.
+        return imp.kind === "require" ? this.#script(/\.(?:css|scss|less)$/i.test(imp.module) ? "css" : "js", from, imp.module.replace(/^\//, "")) : this.#js(from, imp.module);
       case "css":
+        return this.#style(from, imp.module);
+      case "markdown":
       case "sql":
       case "yaml":
       case "json":
@@ -368,6 +375,21 @@ export class ModuleResolver {
    * A sourced script or a PHP `require`: from the file's folder, then from the root, then by path
    * tail, the closest first.
    */
+  /**
+   * A style sheet's `@import` / `@use`: the path, or with `.css`, `.scss` or `.less` added, or a Sass
+   * partial (`partials/vars` is `partials/_vars.scss`), beside the importing file first.
+   */
+  #style(from: string, spec: string): string[] {
+    const slash = spec.lastIndexOf("/");
+    const partial = `${spec.slice(0, slash + 1)}_${spec.slice(slash + 1)}`;
+    const variants = /\.(?:css|scss|sass|less)$/i.test(spec) ? [spec, partial] : [".scss", ".css", ".less", ".sass"].flatMap((e) => [`${spec}${e}`, `${partial}${e}`]);
+    for (const variant of variants) {
+      const found = this.#firstExisting([normalize(`${dirOf(from)}/${variant}`)].filter((c) => !c.startsWith("../")));
+      if (found.length > 0) return found;
+    }
+    return this.#script("css", from, variants[0]!);
+  }
+
   #script(family: string, from: string, spec: string): string[] {
     const candidates = [normalize(`${dirOf(from)}/${spec}`), ...(spec.startsWith(".") ? [] : [normalize(spec)])];
     const found = this.#firstExisting(candidates.filter((c) => c !== ".." && !c.startsWith("../")));

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Document } from "flexsearch";
 import { termStats, tokenize } from "../core/tokenize.js";
-import type { ParsedFile, TermStats } from "../core/types.js";
+import { PLACE_KINDS, type ParsedFile, type TermStats } from "../core/types.js";
 import type { IndexStore } from "./store.js";
 import type { Bm25Part } from "./tables/lexical.js";
 import type { LexicalInput, StoredFile } from "./types.js";
@@ -63,7 +63,7 @@ function storedInput(store: IndexStore, path: string): LexicalInput {
 export function lexicalInput(parsed: ParsedFile | null | undefined, terms: TermStats | undefined): LexicalInput {
   const tf = terms?.tf ?? {};
   const list = Object.keys(tf);
-  return { symbols: symbolsText(parsed), names: parsed ? parsed.symbols.map((s) => s.name) : [], terms: list, tfs: list.map((t) => tf[t]!), length: terms?.length ?? 0 };
+  return { symbols: symbolsText(parsed), names: parsed ? parsed.symbols.flatMap((s) => (PLACE_KINDS.has(s.kind) ? [] : [s.name])) : [], terms: list, tfs: list.map((t) => tf[t]!), length: terms?.length ?? 0 };
 }
 
 function lexicalDoc(file: StoredFile, input: LexicalInput): LexicalDoc {

@@ -8,6 +8,8 @@ const SASS_FUNCTION = /^@function\s+([\w-]+)/;
 const INCLUDE = /^@include\s+([\w-]+)/;
 /** `--brand: …`, `$gap: …` (Sass), `@gap: …` (Less). */
 const VARIABLE = /^(--[\w-]+|\$[\w-]+|@[\w-]+)\s*:/;
+/** `@import "a.css"`, `@import url(a.css) screen`, Sass's `@use "partials/vars"` and `@forward`: the paths it names. */
+const IMPORT = /^@(?:import|use|forward)\s+((?:url\([^)]*\)|"[^"]*"|'[^']*')(?:\s*,\s*(?:url\([^)]*\)|"[^"]*"|'[^']*'))*)/;
 /** The longest selector written out from its nesting. */
 const MAX_SELECTOR = 512;
 /** `var(--brand)` in a value. */
@@ -59,6 +61,15 @@ export function cssOutline(text: string): ParsedFile {
       }
       const include = INCLUDE.exec(body);
       if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line });
+      const imported = IMPORT.exec(body);
+      if (imported) {
+        for (const target of imported[1]!.matchAll(/(?:url\(\s*)?["']?([^"'()\s,;]+)["']?\s*\)?/g)) {
+          const module = target[1]!;
+          // A URL, a media query after the path, or a Sass module of the language (`sass:math`).
+          if (/^(?:[a-z][\w+.-]*:|\/\/)/i.test(module) || !/[\w.]/.test(module[0] ?? "")) continue;
+          outline.import({ module, names: [], alias: "", kind: "require", line });
+        }
+      }
       for (const use of body.matchAll(VAR_USE)) outline.call({ caller: parent(), callee: use[1]!, receiver: "", line: lineOf(preludeStart + use.index) });
     }
     preludeStart = -1;

@@ -66,6 +66,8 @@ export function htmlOutline(text: string, parseScript: ScriptParser): ParsedFile
       const contentEnd = found ? found.index : text.length;
       const content = text.slice(end, contentEnd);
       const type = attributes.get("type") ?? "";
+      const src = name === "script" ? attributes.get("src") : undefined;
+      if (src) importOf(outline, src, line);
       const embedded = content.trim() === "" ? null : name === "style" ? cssOutline(content) : !attributes.has("src") && (type === "" || JS_TYPES.test(type)) ? parseScript(content) : null;
       if (id || embedded) {
         const index = outline.add({ name: id || name, kind: "element", signature: source, startLine: line, endLine: lineOf(found ? closing.lastIndex - 1 : text.length), parent: parent() });
@@ -74,12 +76,25 @@ export function htmlOutline(text: string, parseScript: ScriptParser): ParsedFile
       i = found ? closing.lastIndex : text.length;
       continue;
     }
+    const stylesheet = name === "link" && /\bstylesheet\b/i.test(attributes.get("rel") ?? "") ? attributes.get("href") : undefined;
+    if (stylesheet) importOf(outline, stylesheet, line);
     const index = id ? outline.add({ name: id, kind: "element", signature: source, startLine: line, endLine: line, parent: parent() }) : -1;
     if (!VOID.has(name) && !source.endsWith("/>")) stack.push({ tag: name, index, owner: index >= 0 ? index : parent() });
     i = end;
   }
   for (const open of stack) close(open.index, text.length);
   return outline.done();
+}
+
+/**
+ * A page's `<script src>` or stylesheet `<link href>`, as an import of that path: relative to the
+ * page, or to the root for `/static/app.js`. A URL (`https:`, `//cdn…`) or a template expression
+ * (`{{ url_for(…) }}`) names no file of the repository.
+ */
+function importOf(outline: Outline, target: string, line: number): void {
+  const path = target.trim().replace(/[?#].*$/, "");
+  if (path === "" || /^(?:[a-z][\w+.-]*:|\/\/)/i.test(path) || /[{}<>%$]/.test(path)) return;
+  outline.import({ module: path, names: [], alias: "", kind: "require", line });
 }
 
 /** The offset just past a start or end tag's `>`, quoted attribute values skipped. */
