@@ -96,7 +96,7 @@ const NOT_KEY_START = /^[#'"?:,[\]{}&*!|>%@`]|^-(?:\s|$)/;
  * then `:` and a space or the end of the line. Read by scanning, not by a backtracking regex (a
  * 20,000-character line of spaces took 0.6 s with one).
  */
-function yamlKey(line: string): { item: number; key: string } | null {
+function yamlKey(line: string): { item: number; key: string; value: string } | null {
   let at = line.length - line.trimStart().length;
   let item = 0;
   const marker = /^-[ \t]+/.exec(line.slice(at, at + 64));
@@ -129,7 +129,7 @@ function yamlKey(line: string): { item: number; key: string } | null {
   }
   const next = line[end + 1];
   if (next !== undefined && next !== " " && next !== "\t") return null;
-  return { item, key: line.slice(at, end).trim() };
+  return { item, key: line.slice(at, end).trim(), value: line.slice(end + 1).trim() };
 }
 /** A block scalar after a key (`script: |`, `description: >-`): the indented lines after it are its text. */
 const BLOCK_SCALAR = /:\s*[|>][-+0-9]*\s*(?:#.*)?$/;
@@ -143,19 +143,34 @@ const BLOCK_SCALAR = /:\s*[|>][-+0-9]*\s*(?:#.*)?$/;
 export function yamlOutline(text: string): ParsedFile {
   const lines = text.split(/\r?\n/);
   const outline = new Outline();
-  /** Open keys, outermost first, with their indentation; -1 for a sequence item. */
-  const open: Array<{ indent: number; index: number; path: string; item: boolean }> = [];
+  /** Open keys and sequence items, outermost first, with their indentation; `empty`: a key whose value is on the lines below. */
+  const open: Array<{ indent: number; index: number; path: string; item: boolean; empty: boolean }> = [];
   let comment: string[] = [];
   let scalarIndent = -1;
+  /** The quote of a quoted scalar that runs on past its key's line, or "". */
+  let quoted = "";
   const closeTo = (indent: number, line: number): void => {
     while (open.length > 0 && open[open.length - 1]!.indent >= indent) {
       const key = outline.at(open.pop()!.index);
       if (key) key.endLine = lastTextLine(lines, key.startLine, line - 1);
     }
   };
+  const openItem = (indent: number, line: number): void => {
+    closeTo(indent + 1, line);
+    const top = open[open.length - 1];
+    if (top?.item && top.indent === indent) open.pop();
+    // `steps:\n- run: x`: a sequence at its key's own indentation is that key's value.
+    const owner = open[open.length - 1];
+    if (!(owner && !owner.item && owner.empty && owner.indent === indent)) closeTo(indent, line);
+    open.push({ indent, index: -1, path: "", item: true, empty: false });
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const indent = line.length - line.trimStart().length;
+    if (quoted) {
+      if (line.includes(quoted)) quoted = "";
+      continue;
+    }
     if (scalarIndent >= 0) {
       if (line.trim() === "" || indent > scalarIndent) continue;
       scalarIndent = -1;
@@ -174,21 +189,14 @@ export function yamlOutline(text: string): ParsedFile {
       continue;
     }
     const key = yamlKey(line);
-    const item = /^\s*-(?:\s|$)/.test(line);
     if (!key) {
       // A sequence item without a key (`- run: x` has one): its indentation still holds its lines.
-      if (item) {
-        closeTo(indent, i + 1);
-        open.push({ indent, index: -1, path: "", item: true });
-      }
+      if (/^\s*-(?:\s|$)/.test(line)) openItem(indent, i + 1);
       comment = [];
       continue;
     }
     const keyIndent = indent + key.item;
-    if (key.item > 0) {
-      closeTo(indent, i + 1);
-      open.push({ indent, index: -1, path: "", item: true });
-    }
+    if (key.item > 0) openItem(indent, i + 1);
     closeTo(keyIndent, i + 1);
     const parent = open[open.length - 1];
     const name = unquote(key.key);
@@ -198,8 +206,11 @@ export function yamlOutline(text: string): ParsedFile {
     const index = !inItem && depth <= MAX_DEPTH
       ? outline.add({ name, qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: i + 1, parent: parent?.index ?? -1 })
       : -1;
-    open.push({ indent: keyIndent, index, path, item: false });
+    open.push({ indent: keyIndent, index, path, item: false, empty: key.value === "" || key.value.startsWith("#") });
     if (BLOCK_SCALAR.test(line)) scalarIndent = keyIndent;
+    // `key: 'text that goes on\n  to the next line'`: the lines up to its closing quote are text.
+    const quote = key.value[0];
+    if ((quote === '"' || quote === "'") && !key.value.slice(1).includes(quote)) quoted = quote;
     comment = [];
   }
   closeTo(-1, lines.length + 1);
@@ -212,26 +223,26 @@ function unquote(key: string): string {
   return key;
 }
 
-/** A TOML table header: `[tool.poetry]`, `[[bin]]` (an array of tables). */
-const TOML_TABLE = /^\s*(\[\[?)\s*([^\]#]+?)\s*\]\]?\s*(?:#.*)?$/;
 /** A TOML key: bare, quoted or dotted, then `=`. */
 const TOML_KEY = /^\s*((?:[\w-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[\w-]+|"[^"]*"|'[^']*'))*)\s*=/;
 
 /**
- * TOML by its tables and keys: each `[table]` or `[[array]]` header runs to the next header, under
- * the nearest header it extends (`[tool.poetry.dependencies]` under `[tool.poetry]`); each key runs
- * to the end of its value (a multi-line string or array included), qualified by its table.
+ * TOML by its tables and keys: each `[table]` or `[[array]]` header runs to the next header that
+ * does not extend it, under the nearest header it extends (`[tool.poetry.dependencies]` inside
+ * `[tool.poetry]`); each key runs to the end of its value (a multi-line string or array
+ * included), qualified by its table.
  */
 export function tomlOutline(text: string): ParsedFile {
   const lines = text.split(/\r?\n/);
   const outline = new Outline();
-  /** Headers seen, by their dotted path: what a later header extends. */
-  const tables = new Map<string, number>();
-  let table: { index: number; path: string } | null = null;
+  /** Open tables, outermost first: each one extended by those after it. */
+  const tables: Array<{ index: number; path: string }> = [];
   let comment: string[] = [];
-  const closeTable = (line: number): void => {
-    const header = outline.at(table?.index ?? -1);
-    if (header) header.endLine = lastTextLine(lines, header.startLine, line - 1);
+  const closeTables = (keep: (path: string) => boolean, line: number): void => {
+    while (tables.length > 0 && !keep(tables[tables.length - 1]!.path)) {
+      const header = outline.at(tables.pop()!.index);
+      if (header) header.endLine = lastTextLine(lines, header.startLine, line - 1);
+    }
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -243,15 +254,13 @@ export function tomlOutline(text: string): ParsedFile {
       comment.push(line);
       continue;
     }
-    const header = TOML_TABLE.exec(line);
-    if (header) {
-      closeTable(i + 1);
-      const path = dottedKey(header[2]!);
-      let parent = -1;
-      for (let cut = path.lastIndexOf("."); cut > 0 && parent < 0; cut = path.lastIndexOf(".", cut - 1)) parent = tables.get(path.slice(0, cut)) ?? -1;
+    const header = tomlHeader(line);
+    if (header !== null) {
+      const path = dottedKey(header);
+      closeTables((open) => path.startsWith(`${open}.`), i + 1);
+      const parent = tables[tables.length - 1]?.index ?? -1;
       const index = outline.add({ name: path.slice(path.lastIndexOf(".") + 1), qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: lines.length, parent });
-      if (index >= 0 && !tables.has(path)) tables.set(path, index);
-      table = { index, path };
+      tables.push({ index, path });
       comment = [];
       continue;
     }
@@ -260,6 +269,7 @@ export function tomlOutline(text: string): ParsedFile {
       comment = [];
       continue;
     }
+    const table = tables[tables.length - 1];
     const name = dottedKey(key[1]!);
     const end = valueEnd(lines, i, line.slice(key[0].length));
     const path = table ? `${table.path}.${name}` : name;
@@ -269,13 +279,47 @@ export function tomlOutline(text: string): ParsedFile {
     comment = [];
     i = end;
   }
-  closeTable(lines.length + 1);
+  closeTables(() => false, lines.length + 1);
   return outline.done();
 }
 
-/** `a . "b.c"` as `a.b.c`: a dotted key with its quotes and spaces dropped. */
+/** The inside of a table header line (`[tool.poetry]`, `[[bin]]`), or null for another line; quotes kept. */
+function tomlHeader(line: string): string | null {
+  const text = line.trim();
+  if (!text.startsWith("[")) return null;
+  const open = text.startsWith("[[") ? 2 : 1;
+  let quote = "";
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "]") {
+      const rest = text.slice(i + open).trim();
+      const inner = text.slice(open, i).trim();
+      return (rest === "" || rest.startsWith("#")) && inner !== "" && (open === 1 || text[i + 1] === "]") ? inner : null;
+    }
+  }
+  return null;
+}
+
+/** `a . "b.c"` as `a.b.c`: a dotted key split at the dots outside quotes, its quotes and spaces dropped. */
 function dottedKey(raw: string): string {
-  return raw.split(/\s*\.\s*(?=(?:[^"']|"[^"]*"|'[^']*')*$)/).map((part) => part.replace(/^["']|["']$/g, "")).join(".");
+  const parts: string[] = [];
+  let quote = "";
+  let from = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === ".") {
+      parts.push(raw.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(raw.slice(from));
+  return parts.map((part) => part.trim().replace(/^["']|["']$/g, "")).join(".");
 }
 
 /** The 0-based line a TOML value starting on line `start` ends on: a multi-line string or array runs on. */

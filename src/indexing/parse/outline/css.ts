@@ -39,6 +39,10 @@ export function cssOutline(text: string): ParsedFile {
   let piece = -1;
   let preludeStart = -1;
   let comment = "";
+  /** Whether the current line has had anything but white space (a comment after code is no doc). */
+  let solid = false;
+  /** Parentheses open in the current prelude: inside `url(…)` a `;` or `//` is text. */
+  let parens = 0;
   const endPiece = (at: number): void => {
     if (piece >= 0) pieces.push(text.slice(piece, at));
     piece = -1;
@@ -74,23 +78,24 @@ export function cssOutline(text: string): ParsedFile {
     }
     preludeStart = -1;
     comment = "";
+    parens = 0;
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       const stop = end < 0 ? text.length : end + 2;
-      if (preludeStart < 0 && ownLine(text, i)) comment = text.slice(i, stop);
+      if (preludeStart < 0 && !solid) comment = text.slice(i, stop);
+      solid = true;
       endPiece(i);
       i = stop - 1;
       continue;
     }
-    // A `//` comment (Sass, Less), but not the `//` of a URL (`url(http://…)`: a URL is short, so
-    // only the tail of the current piece is looked at).
-    if (c === "/" && text[i + 1] === "/" && !/(?::|url\([^)]*)$/.test(piece < 0 ? "" : text.slice(Math.max(piece, i - 256), i))) {
+    // A `//` comment (Sass, Less), but not in `url(…)` nor the `//` of `http://`.
+    if (c === "/" && text[i + 1] === "/" && parens === 0 && text[i - 1] !== ":") {
       const end = text.indexOf("\n", i);
       const stop = end < 0 ? text.length : end;
-      if (preludeStart < 0 && ownLine(text, i)) comment = text.slice(i, stop);
+      if (preludeStart < 0 && !solid) comment = text.slice(i, stop);
       endPiece(i);
       i = stop - 1;
       continue;
@@ -110,7 +115,7 @@ export function cssOutline(text: string): ParsedFile {
       // A rule's selector written out (`.card .title`, `&:hover` under `.btn` as `.btn:hover`); an
       // at-rule keeps the selector of the rules around it for the rules inside it.
       // Past MAX_SELECTOR characters (blocks nested without end) a rule's selector is its own.
-      const written = atRule ? outer : outer === "" ? head : head.includes("&") ? head.replace(/&/g, outer) : `${outer} ${head}`;
+      const written = atRule ? outer : outer === "" ? head : nested(outer, head);
       const selector = written.length > MAX_SELECTOR ? head : written;
       // A nested declaration block (`font: { family: x }`) is no rule.
       const isRule = head !== "" && !/^[\w-]+\s*:\s*$/.test(head);
@@ -123,20 +128,28 @@ export function cssOutline(text: string): ParsedFile {
       stack.push({ index, owner: index >= 0 ? index : parent(), selector });
       preludeStart = -1;
       comment = "";
+      parens = 0;
+      solid = true;
       continue;
     }
     if (c === "}") {
       statement(i);
+      solid = true;
       const block = stack.pop();
       const symbol = outline.at(block?.index ?? -1);
       if (symbol) symbol.endLine = lineOf(i);
       continue;
     }
-    if (c === ";") {
+    if (c === ";" && parens === 0) {
       statement(i);
+      solid = true;
       continue;
     }
+    if (c === "\n") solid = false;
     if (c === " " || c === "\n" || c === "\t" || c === "\r") continue;
+    solid = true;
+    if (c === "(") parens++;
+    else if (c === ")") parens = Math.max(0, parens - 1);
     if (preludeStart < 0) preludeStart = i;
     if (piece < 0) piece = i;
     if (c === '"' || c === "'") {
@@ -155,7 +168,32 @@ export function cssOutline(text: string): ParsedFile {
   return outline.done();
 }
 
-/** Whether a comment starts its line (one after a declaration is about that declaration, not the next). */
-function ownLine(text: string, offset: number): boolean {
-  return /^\s*$/.test(text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset));
+/**
+ * A nested rule's selector written out: `&` stands for each selector of the list around it, and
+ * a selector without `&` is a descendant of each (`.a, .b { &:hover, .c {} }` is `.a:hover,
+ * .b:hover, .a .c, .b .c`). Lists whose product would pass 32 selectors keep the nested text.
+ */
+function nested(outer: string, head: string): string {
+  const outers = selectorList(outer);
+  const heads = selectorList(head);
+  if (outers.length * heads.length > 32) return head.includes("&") ? head.replace(/&/g, outer) : `${outer} ${head}`;
+  return heads.flatMap((h) => outers.map((o) => (h.includes("&") ? h.replace(/&/g, o) : `${o} ${h}`))).join(", ");
+}
+
+/** A selector list's selectors: split at the commas outside parentheses and brackets (`:is(a, b)`). */
+function selectorList(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth = Math.max(0, depth - 1);
+    else if (c === "," && depth === 0) {
+      out.push(list.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  out.push(list.slice(from).trim());
+  return out.filter((s) => s !== "");
 }

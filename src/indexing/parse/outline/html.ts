@@ -97,13 +97,20 @@ function importOf(outline: Outline, target: string, line: number): void {
   outline.import({ module: path, names: [], alias: "", kind: "require", line });
 }
 
-/** The offset just past a start or end tag's `>`, quoted attribute values skipped. */
+/**
+ * The offset just past a start or end tag's `>`, quoted attribute values skipped. A quote still
+ * open at the next tag (`<img alt='it's'>` … `<div`) was no quote: the tag ends at its first `>`.
+ */
 function tagEnd(text: string, from: number): number {
   let quote = "";
   for (let i = from; i < text.length; i++) {
     const c = text[i]!;
     if (quote) {
       if (c === quote) quote = "";
+      else if (c === "<" && /[A-Za-z/!]/.test(text[i + 1] ?? "")) {
+        const gt = text.indexOf(">", from);
+        return gt < 0 || gt > i ? i : gt + 1;
+      }
     } else if (c === '"' || c === "'") quote = c;
     else if (c === ">") return i + 1;
     else if (c === "<") return i;

@@ -9,6 +9,8 @@ interface Token {
   /** `w` a word or quoted name, `p` punctuation, `s` a string literal. */
   type: "w" | "p" | "s";
   offset: number;
+  /** A word alone on its line (T-SQL's `GO` ends a batch only so). */
+  alone?: true;
 }
 
 /** What a `CREATE` makes, by its object keyword. */
@@ -16,6 +18,12 @@ const CREATED: Readonly<Record<string, SymbolKind | null>> = {
   TABLE: "table", VIEW: "view", FUNCTION: "function", PROCEDURE: "function", TRIGGER: "function", TYPE: "type", DOMAIN: "type",
   INDEX: null, SEQUENCE: null, SCHEMA: null, EXTENSION: null, ROLE: null, USER: null, DATABASE: null, POLICY: null, RULE: null,
 };
+/** Words between `CREATE` and its object keyword (`DEFINER = user@host` and `ALGORITHM = x` are read apart). */
+const MODIFIERS: ReadonlySet<string> = new Set([
+  "OR", "REPLACE", "ALTER", "TEMP", "TEMPORARY", "UNLOGGED", "GLOBAL", "LOCAL", "MATERIALIZED", "UNIQUE", "RECURSIVE",
+  "CLUSTERED", "NONCLUSTERED", "VIRTUAL", "EXTERNAL", "FOREIGN", "SQL", "SECURITY", "INVOKER", "DEFINER", "ALGORITHM",
+  "EDITIONABLE", "NONEDITIONABLE", "FORCE", "NOFORCE", "AGGREGATE", "CONSTRAINT", "SECURE", "TRANSIENT", "VOLATILE",
+]);
 /** Words after which a table is named. */
 const TABLE_BEFORE: ReadonlySet<string> = new Set(["FROM", "JOIN", "INTO", "UPDATE", "REFERENCES"]);
 /** Words that follow a table name and so are no alias of it. */
@@ -26,7 +34,8 @@ const KEYWORDS: ReadonlySet<string> = new Set([
   "WINDOW", "FETCH", "LATERAL", "ONLY", "BEGIN", "DECLARE", "IF", "LOOP", "WHILE", "RETURN", "RETURNS", "EXISTS", "DO", "NOTHING",
   "CONFLICT", "OUTPUT", "TOP", "DISTINCT", "CREATE", "TABLE", "VIEW", "INDEX", "ALTER", "DROP", "PRIMARY", "KEY", "FOREIGN", "REFERENCES",
   "CONSTRAINT", "CHECK", "UNIQUE", "CASCADE", "RESTRICT", "ADD", "COLUMN", "TRUNCATE", "EXECUTE", "EACH", "ROW", "AFTER", "BEFORE",
-  "INSTEAD", "OF", "LANGUAGE", "TRIGGER", "FUNCTION", "PROCEDURE", "CALL", "EXEC", "REPLACE", "MATCHED", "MERGE", "TABLESAMPLE", "WHERE",
+  "INSTEAD", "OF", "LANGUAGE", "TRIGGER", "FUNCTION", "PROCEDURE", "CALL", "EXEC", "REPLACE", "MATCHED", "MERGE", "TABLESAMPLE",
+  "ANY", "SOME", "RETURN", "SETOF",
 ]);
 /** Functions of SQL itself (and of its main dialects): a call of one is no reference. */
 const BUILTINS: ReadonlySet<string> = new Set([
@@ -34,15 +43,16 @@ const BUILTINS: ReadonlySet<string> = new Set([
   "TRIM", "LTRIM", "RTRIM", "ROUND", "FLOOR", "CEIL", "CEILING", "ABS", "CONCAT", "EXTRACT", "DATE_TRUNC", "DATE", "TIME", "TIMESTAMP", "INTERVAL",
   "ARRAY_AGG", "STRING_AGG", "GROUP_CONCAT", "JSON_BUILD_OBJECT", "JSONB_BUILD_OBJECT", "JSON_AGG", "JSONB_AGG", "TO_CHAR", "TO_DATE",
   "ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD", "OVER", "PARTITION", "FIRST_VALUE", "LAST_VALUE", "GREATEST", "LEAST", "IFNULL",
-  "ISNULL", "NVL", "REPLACE", "POSITION", "REGEXP_REPLACE", "SPLIT_PART", "GEN_RANDOM_UUID", "UUID_GENERATE_V4", "CURRENT_TIMESTAMP",
-  "CURRENT_DATE", "RAISE", "FORMAT", "UNNEST", "GENERATE_SERIES", "ARRAY", "ANY", "SOME", "EXISTS", "IN", "VALUES", "VARCHAR", "CHAR",
+  "ISNULL", "NVL", "POSITION", "REGEXP_REPLACE", "SPLIT_PART", "GEN_RANDOM_UUID", "UUID_GENERATE_V4", "CURRENT_TIMESTAMP",
+  "CURRENT_DATE", "RAISE", "FORMAT", "UNNEST", "GENERATE_SERIES", "ARRAY", "VARCHAR", "CHAR", "VARYING",
   "NUMERIC", "DECIMAL", "INT", "INTEGER", "BIGINT", "SMALLINT", "FLOAT", "REAL", "DOUBLE", "BOOLEAN", "TEXT", "JSON", "JSONB", "UUID",
   "SERIAL", "BIGSERIAL", "BYTEA", "BLOB", "CLOB", "NVARCHAR", "NCHAR", "DATETIME", "DATETIME2", "BIT", "TINYINT", "MEDIUMINT", "ENUM",
-  "PRIMARY", "KEY", "UNIQUE", "CHECK", "FOREIGN", "REFERENCES", "DEFAULT", "CONSTRAINT", "INDEX", "COLUMN", "TABLE", "USING", "ON", "AS",
-  "IF", "WHEN", "AND", "OR", "NOT", "RETURNS", "RETURN", "SETOF", "COALESCE", "COUNT_BIG", "NEWID", "GETDATE", "SYSDATE", "DATEADD",
+  "VECTOR", "GEOMETRY", "GEOGRAPHY", "COUNT_BIG", "NEWID", "GETDATE", "SYSDATE", "DATEADD",
   "DATEDIFF", "MOD", "POWER", "SQRT", "EXP", "LN", "LOG", "RANDOM", "RAND", "MD5", "SHA1", "SHA256", "ENCODE", "DECODE", "LPAD", "RPAD",
   "LEFT", "RIGHT", "CHARINDEX", "INSTR", "LOCATE", "STUFF", "REVERSE", "TRY_CAST", "IIF", "CHOOSE", "OBJECT_ID", "SCOPE_IDENTITY",
 ]);
+/** What a function call's name never follows: `UNIQUE KEY uk (…)`, `USING btree (…)`, `CONSTRAINT ck (…)`. */
+const NOT_CALLED_AFTER: ReadonlySet<string> = new Set(["KEY", "INDEX", "CONSTRAINT", "USING"]);
 /** `END IF`, `END LOOP`: the end of a block that opened without `BEGIN` or `CASE`. */
 const BLOCK_ENDS: ReadonlySet<string> = new Set(["IF", "LOOP", "WHILE", "REPEAT", "FOR"]);
 
@@ -60,18 +70,22 @@ export function sqlOutline(text: string): ParsedFile {
   let current = -1;
   /** The statement's `CREATE` object keyword (`TABLE`, `INDEX`), or "". */
   let object = "";
-  let statementStart = true;
-  let parens = 0;
+  /** The statement's first word (`SELECT`, `DELETE`, `MERGE`). */
+  let verb = "";
+  /** Open parentheses, each with whether a `SELECT` opened in it (a `FROM` in `EXTRACT(YEAR FROM x)` names no table). */
+  const parens: boolean[] = [];
   let blocks = 0;
   let dollar = false;
   let onLeft = false;
+  // A file of T-SQL batches: a routine runs to its `GO`, whatever `;` it holds.
+  const batches = tokens.some((t) => t.alone && t.word === "GO");
   const end = (token: Token): void => {
     const symbol = outline.at(current);
     if (symbol) symbol.endLine = lineOf(token.offset);
     current = -1;
     object = "";
-    statementStart = true;
-    parens = 0;
+    verb = "";
+    parens.length = 0;
     blocks = 0;
     onLeft = false;
   };
@@ -96,29 +110,33 @@ export function sqlOutline(text: string): ParsedFile {
     const token = tokens[i]!;
     if (token.type === "p") {
       if (token.text === "$$") dollar = !dollar;
-      else if (token.text === "(") parens++;
-      else if (token.text === ")") parens = Math.max(0, parens - 1);
-      else if (token.text === ";" && !dollar && parens === 0 && blocks === 0) end(token);
+      else if (token.text === "(") parens.push(false);
+      else if (token.text === ")") parens.pop();
+      else if (token.text === ";" && !dollar && parens.length === 0 && blocks === 0 && !(batches && CREATED[object] === "function")) end(token);
       continue;
     }
     if (token.type !== "w") continue;
     const word = token.word;
-    if (word === "GO" && blocks === 0 && !dollar && parens === 0) {
+    if (word === "GO" && token.alone && !dollar) {
       // T-SQL's batch separator.
       end(token);
       continue;
     }
-    if (word === "CREATE" && (statementStart || (parens === 0 && blocks === 0 && !dollar))) {
+    if (word === "CREATE" && (verb === "" || (parens.length === 0 && blocks === 0 && !dollar))) {
       if (current >= 0) end(tokens[i - 1] ?? token);
-      // Past `OR REPLACE`, `MATERIALIZED`, `DEFINER=\`root\`@\`%\`` to what it creates.
+      // Past `OR REPLACE`, `MATERIALIZED`, `DEFINER = \`root\`@\`%\`` to what it creates.
       let j = i + 1;
-      while (j < tokens.length && j < i + 12 && !(tokens[j]!.type === "w" && Object.hasOwn(CREATED, tokens[j]!.word))) j++;
-      object = Object.hasOwn(CREATED, tokens[j]?.word ?? "") ? tokens[j]!.word : "?";
+      while (tokens[j] && (MODIFIERS.has(tokens[j]!.word) || tokens[j]!.text === "=")) {
+        // `= value`, and a user's `@host`.
+        if (tokens[j]!.text === "=") j += tokens[j + 2]?.text.startsWith("@") ? (tokens[j + 2]!.text === "@" ? 4 : 3) : 2;
+        else j++;
+      }
+      object = tokens[j] && Object.hasOwn(CREATED, tokens[j]!.word) ? tokens[j]!.word : "?";
+      verb = "CREATE";
       const kind = CREATED[object] ?? null;
       j++;
       while (tokens[j] && ["IF", "NOT", "EXISTS", "CONCURRENTLY"].includes(tokens[j]!.word)) j++;
       const nameToken = tokens[j];
-      statementStart = false;
       if (kind && nameToken?.type === "w") {
         let qualified = nameToken.text;
         let k = j + 1;
@@ -133,16 +151,27 @@ export function sqlOutline(text: string): ParsedFile {
       } else i = j - 1;
       continue;
     }
-    statementStart = false;
+    if (verb === "") verb = word;
+    if (word === "SELECT" && parens.length > 0) parens[parens.length - 1] = true;
     if (CREATED[object] === "function" && !dollar) {
-      if (word === "BEGIN" || word === "CASE") blocks++;
-      else if (word === "END" && !BLOCK_ENDS.has(tokens[i + 1]?.word ?? "")) blocks = Math.max(0, blocks - 1);
+      const next = tokens[i + 1];
+      // `BEGIN TRANSACTION` and `BEGIN;` start a transaction, not a block.
+      if ((word === "BEGIN" && !["TRAN", "TRANSACTION", "WORK"].includes(next?.word ?? "") && next?.text !== ";") || word === "CASE") blocks++;
+      else if (word === "END") {
+        // `END IF` closes what opened without a count; `END CASE` what `CASE` counted.
+        if (!BLOCK_ENDS.has(next?.word ?? "")) blocks = Math.max(0, blocks - 1);
+        if (next && (BLOCK_ENDS.has(next.word) || next.word === "CASE")) i++;
+      }
     }
-    if (TABLE_BEFORE.has(word)) {
+    const previous = tokens[i - 1]?.word ?? "";
+    const namesTable =
+      (TABLE_BEFORE.has(word) && !(word === "UPDATE" && (previous === "ON" || previous === "KEY")) && !(word === "FROM" && parens.length > 0 && !parens[parens.length - 1])) ||
+      (word === "USING" && (verb === "DELETE" || verb === "MERGE") && parens.length === 0);
+    if (namesTable) {
       let j = i + 1;
       while (tokens[j]?.word === "ONLY" || tokens[j]?.word === "LATERAL") j++;
       for (;;) {
-        const after = reference(j, word !== "FROM" && word !== "JOIN");
+        const after = reference(j, word !== "FROM" && word !== "JOIN" && word !== "USING");
         if (after === j) break;
         i = after - 1;
         // `FROM a x, b AS y`: past an alias to the next table of the list.
@@ -152,7 +181,7 @@ export function sqlOutline(text: string): ParsedFile {
         if (word !== "FROM" || tokens[k]?.text !== ",") break;
         j = k + 1;
       }
-    } else if (word === "TABLE" && (tokens[i - 1]?.word === "ALTER" || tokens[i - 1]?.word === "TRUNCATE")) {
+    } else if (word === "TABLE" && (previous === "ALTER" || previous === "TRUNCATE")) {
       let j = i + 1;
       while (tokens[j] && ["IF", "EXISTS", "ONLY"].includes(tokens[j]!.word)) j++;
       i = reference(j, true) - 1;
@@ -160,7 +189,7 @@ export function sqlOutline(text: string): ParsedFile {
       // `CREATE INDEX … ON orders (…)`, `CREATE TRIGGER … ON orders`: the table it is made on.
       onLeft = true;
       i = reference(tokens[i + 1]?.word === "ONLY" ? i + 2 : i + 1, true) - 1;
-    } else if (tokens[i + 1]?.text === "(" && !BUILTINS.has(word) && !KEYWORDS.has(word)) {
+    } else if (tokens[i + 1]?.text === "(" && !BUILTINS.has(word) && !KEYWORDS.has(word) && !NOT_CALLED_AFTER.has(previous)) {
       // A function called; its own name in its `CREATE` was passed above, a type's `(n)` is a builtin.
       const qualified = tokens[i - 1]?.text === "." ? tokens[i - 2]?.text ?? "" : "";
       outline.call({ caller: current, callee: token.text, receiver: qualified, line: lineOf(token.offset) });
@@ -208,10 +237,23 @@ function tokenize(text: string): { tokens: Token[]; docs: Map<number, string> } 
   const docs = new Map<number, string>();
   let comment = "";
   let delimiter = ";";
-  const push = (token: Token): void => {
+  /** Where the last token ended: a comment on its line is about it, not a doc of what follows. */
+  let lastEnd = -1;
+  /** The open dollar quote's tag (`$body$`) and where it closes, or "" outside one. */
+  let tag = "";
+  let tagClose = text.length;
+  // MySQL escapes quotes with `\`; standard SQL (Postgres, SQLite, T-SQL) does not, outside `E'…'`.
+  const backslashes = text.includes("`") || /\bENGINE\s*=/i.test(text);
+  const push = (token: Token, end: number): void => {
     if (comment !== "") docs.set(tokens.length, comment);
     comment = "";
     tokens.push(token);
+    lastEnd = end;
+  };
+  const ownLine = (at: number): boolean => {
+    if (lastEnd < 0) return true;
+    const newline = text.indexOf("\n", lastEnd);
+    return newline >= 0 && newline < at;
   };
   for (let i = 0; i < text.length; ) {
     const c = text[i]!;
@@ -222,65 +264,92 @@ function tokenize(text: string): { tokens: Token[]; docs: Map<number, string> } 
     if (c === "-" && text[i + 1] === "-") {
       const end = text.indexOf("\n", i);
       const stop = end < 0 ? text.length : end;
-      comment += `${text.slice(i, stop)}\n`;
+      comment = ownLine(i) ? `${comment}${text.slice(i, stop)}\n` : "";
       i = stop;
       continue;
     }
     if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       const stop = end < 0 ? text.length : end + 2;
-      comment = text.slice(i, stop);
+      comment = ownLine(i) ? text.slice(i, stop) : "";
       i = stop;
       continue;
     }
     if (delimiter !== ";" && text.startsWith(delimiter, i)) {
-      push({ word: ";", text: ";", type: "p", offset: i });
+      push({ word: ";", text: ";", type: "p", offset: i }, i + delimiter.length);
       i += delimiter.length;
       continue;
     }
     if (c === "'") {
+      // Inside a dollar-quoted body a string ends by the body's end at the latest (a plpython
+      // body's `# it's` is no SQL string).
+      const limit = tag ? tagClose : text.length;
+      const escapes = backslashes || text[i - 1] === "E" || text[i - 1] === "e";
       let j = i + 1;
-      while (j < text.length && !(text[j] === "'" && text[j + 1] !== "'")) j += text[j] === "'" || text[j] === "\\" ? 2 : 1;
-      push({ word: "", text: "", type: "s", offset: i });
-      i = j + 1;
+      while (j < limit && !(text[j] === "'" && text[j + 1] !== "'")) j += text[j] === "'" || (escapes && text[j] === "\\") ? 2 : 1;
+      push({ word: "", text: "", type: "s", offset: i }, j + 1);
+      i = Math.min(j + 1, limit);
       continue;
     }
     if (c === '"' || c === "`" || c === "[") {
+      // A quoted name ends on its line; `[` opens one in T-SQL only when a name follows (not an array subscript).
       const close = c === "[" ? "]" : c;
-      const end = text.indexOf(close, i + 1);
-      const stop = end < 0 ? text.length : end;
-      const name = text.slice(i + 1, stop);
-      // `[` opens a quoted name in T-SQL only when a name follows (not an array subscript).
-      if (c !== "[" || /^[\w\s.$#@-]+$/.test(name)) {
-        push({ word: name.toUpperCase(), text: name, type: "w", offset: i });
-        i = stop + 1;
+      const lineEnd = text.indexOf("\n", i);
+      const end = text.slice(i + 1, Math.min(lineEnd < 0 ? text.length : lineEnd, i + 130)).indexOf(close);
+      const name = end < 0 ? "" : text.slice(i + 1, i + 1 + end);
+      if (end >= 0 && (c !== "[" || /^[\w\s.$#@-]+$/.test(name))) {
+        push({ word: name.toUpperCase(), text: name, type: "w", offset: i }, i + end + 2);
+        i += end + 2;
         continue;
       }
     }
     DOLLAR.lastIndex = i;
     const dollar = c === "$" ? DOLLAR.exec(text) : null;
     if (dollar) {
-      push({ word: "$$", text: "$$", type: "p", offset: i });
-      i += dollar[0].length;
+      const quote = dollar[0];
+      if (tag === "" || quote === tag) {
+        // A body opens or closes.
+        tag = tag === "" ? quote : "";
+        if (tag) {
+          const close = text.indexOf(quote, i + quote.length);
+          tagClose = close < 0 ? text.length : close;
+        }
+        push({ word: "$$", text: "$$", type: "p", offset: i }, i + quote.length);
+        i += quote.length;
+      } else {
+        // Another tag inside a body (`$m$ … $m$`) quotes a string.
+        const close = text.indexOf(quote, i + quote.length);
+        const stop = close < 0 || close > tagClose ? tagClose : close + quote.length;
+        push({ word: "", text: "", type: "s", offset: i }, stop);
+        i = stop;
+      }
       continue;
     }
     WORD.lastIndex = i;
     const word = WORD.exec(text);
     if (word) {
       const upper = word[0].toUpperCase();
+      const end = i + word[0].length;
       if (upper === "DELIMITER" && (tokens.length === 0 || tokens[tokens.length - 1]!.text === ";")) {
-        const end = text.indexOf("\n", i);
-        const stop = end < 0 ? text.length : end;
-        delimiter = text.slice(i + word[0].length, stop).trim() || ";";
+        const newline = text.indexOf("\n", i);
+        const stop = newline < 0 ? text.length : newline;
+        delimiter = text.slice(end, stop).trim() || ";";
         i = stop;
         continue;
       }
-      push({ word: upper, text: word[0], type: "w", offset: i });
-      i += word[0].length;
+      const token: Token = { word: upper, text: word[0], type: "w", offset: i };
+      if (upper === "GO" && ownLine(i) && /^[ \t]*(?:\d+[ \t]*)?(?:\r?\n|$)/.test(text.slice(end, end + 16))) token.alone = true;
+      push(token, end);
+      i = end;
       continue;
     }
-    push({ word: c, text: c, type: "p", offset: i });
+    push({ word: c, text: c, type: "p", offset: i }, i + 1);
     i++;
+    // pg_dump's `COPY t (…) FROM stdin;` is followed by rows of data up to a line `\.`.
+    if (c === ";" && tokens[tokens.length - 2]?.word === "STDIN" && tokens[tokens.length - 3]?.word === "FROM") {
+      const close = text.indexOf("\n\\.", i);
+      i = close < 0 ? text.length : close + 3;
+    }
   }
   return { tokens, docs };
 }

@@ -112,7 +112,7 @@ name = "a"
       "key project.name 3-3 ^0",
       "key project.description 4-6 ^0",
       "key project.deps 7-10 ^0",
-      "key tool.poetry 12-13 ^-1",
+      "key tool.poetry 12-16 ^-1",
       "key tool.poetry.x 13-13 ^4",
       "key tool.poetry.dependencies 15-16 ^4",
       "key tool.poetry.dependencies.python 16-16 ^6",
