@@ -58,6 +58,9 @@ export class SymbolFinder {
   }
 
   find(query: string): FoundSymbol[] {
+    // A name as written first: outlines name things `.btn:hover`, `Step 1: install`, `site.example.com`.
+    const named = this.#named(query);
+    if (named.length > 0) return named;
     const colon = query.lastIndexOf(":");
     if (colon > 0 && !query.includes("::")) {
       const files = this.#pathIndex().resolve(query.slice(0, colon));
@@ -66,14 +69,15 @@ export class SymbolFinder {
     const parts = query.split(/::|\./).filter((p) => p !== "");
     const simple = parts[parts.length - 1];
     if (!simple) return [];
+    if (parts.length === 1) return this.#named(simple);
     const qualified = parts.join(".");
     const found: FoundSymbol[] = [];
     for (const path of this.definers(simple)) {
       this.symbols(path).forEach((s, i) => {
-        if (s.name === simple && (parts.length === 1 || isQualifiedSuffix(s.qualifiedName, qualified))) found.push(this.#found(path, i, s));
+        if (s.name === simple && isQualifiedSuffix(s.qualifiedName, qualified)) found.push(this.#found(path, i, s));
       });
     }
-    if (found.length > 0 || parts.length < 2) return found;
+    if (found.length > 0) return found;
     // A module path followed by names: `sympy.core.expr.Expr.diff`.
     const module = this.#pathIndex().resolveModule(parts.join("."));
     if (!module || module.rest.length === 0) return [];
@@ -115,6 +119,17 @@ export class SymbolFinder {
   locate(ref: SymbolRef): SymbolLocation | null {
     const symbol = this.symbols(ref[0])[ref[1]];
     return symbol ? this.#found(ref[0], ref[1], symbol).location : null;
+  }
+
+  /** The definitions named exactly `name`. */
+  #named(name: string): FoundSymbol[] {
+    const found: FoundSymbol[] = [];
+    for (const path of this.definers(name)) {
+      this.symbols(path).forEach((s, i) => {
+        if (s.name === name) found.push(this.#found(path, i, s));
+      });
+    }
+    return found;
   }
 
   #inFile(path: string, name: string): FoundSymbol[] {

@@ -47,14 +47,15 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number }> = [];
   const covered = new Uint8Array(n + 2);
   const classes: Array<{ symbol: SymbolInfo; ranges: Array<[number, number]> }> = [];
+  // Each definition's members, found once (a config file's outline has 2,000 keys).
+  const members: SymbolInfo[][] = symbols.map(() => []);
+  for (const s of symbols) if (s.parent >= 0) members[s.parent]?.push(s);
   symbols.forEach((symbol, index) => {
-    if (CONTAINER_KINDS.has(symbol.kind)) {
-      const members = symbols.filter((s) => s.parent === index);
-      if (members.length > 0) classes.push({ symbol, ranges: headRanges([symbol, ...members], file.lines) });
-    }
+    const own = members[index]!;
+    if (CONTAINER_KINDS.has(symbol.kind) && own.length > 0) classes.push({ symbol, ranges: headRanges([symbol, ...own], file.lines) });
     // A function nested in a function is part of its parent's body, not a pick of its own.
     const nested = symbol.parent >= 0 && BODY_KINDS.has(symbols[symbol.parent]!.kind);
-    if (!nested && (BODY_KINDS.has(symbol.kind) || (CONTAINER_KINDS.has(symbol.kind) && !symbols.some((s) => s.parent === index)))) {
+    if (!nested && (BODY_KINDS.has(symbol.kind) || (CONTAINER_KINDS.has(symbol.kind) && own.length === 0))) {
       const end = throughBlankLines(file.lines, Math.min(symbol.endLine, n));
       // Terms in the declaration (name, parameters) count three times; the body's once.
       const declaration = declarationLine(symbol, file.lines);

@@ -123,8 +123,9 @@ function firstParagraph(lines: readonly string[], from: number): string {
   let read = 0;
   for (; i < lines.length && read < MAX_READ; i++) {
     const line = lines[i]!;
-    // A line with an underline after it is the next heading, not this section's text.
-    if (line.trim() === "" || ATX.test(line) || FENCE.test(line) || SETEXT.test(line) || SETEXT.test(lines[i + 1] ?? "")) break;
+    // Lines with an underline after them are the next heading's title, not this section's text.
+    if (SETEXT.test(line) && paragraph.length > 0) return "";
+    if (line.trim() === "" || ATX.test(line) || FENCE.test(line) || SETEXT.test(line)) break;
     if (paragraph.length === 0 && /^\s*(?:[|<]|\s{4})/.test(line)) break;
     const text = plainText(line.trim());
     paragraph.push(text);

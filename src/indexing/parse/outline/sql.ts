@@ -25,7 +25,7 @@ const MODIFIERS: ReadonlySet<string> = new Set([
   "EDITIONABLE", "NONEDITIONABLE", "FORCE", "NOFORCE", "AGGREGATE", "CONSTRAINT", "SECURE", "TRANSIENT", "VOLATILE",
 ]);
 /** Words after which a table is named. */
-const TABLE_BEFORE: ReadonlySet<string> = new Set(["FROM", "JOIN", "INTO", "UPDATE", "REFERENCES"]);
+const TABLE_BEFORE: ReadonlySet<string> = new Set(["FROM", "JOIN", "INTO", "UPDATE", "REFERENCES", "COPY"]);
 /** Words that follow a table name and so are no alias of it. */
 const KEYWORDS: ReadonlySet<string> = new Set([
   "SELECT", "FROM", "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL", "ON", "USING", "GROUP", "ORDER", "BY",
@@ -35,7 +35,7 @@ const KEYWORDS: ReadonlySet<string> = new Set([
   "CONFLICT", "OUTPUT", "TOP", "DISTINCT", "CREATE", "TABLE", "VIEW", "INDEX", "ALTER", "DROP", "PRIMARY", "KEY", "FOREIGN", "REFERENCES",
   "CONSTRAINT", "CHECK", "UNIQUE", "CASCADE", "RESTRICT", "ADD", "COLUMN", "TRUNCATE", "EXECUTE", "EACH", "ROW", "AFTER", "BEFORE",
   "INSTEAD", "OF", "LANGUAGE", "TRIGGER", "FUNCTION", "PROCEDURE", "CALL", "EXEC", "REPLACE", "MATCHED", "MERGE", "TABLESAMPLE",
-  "ANY", "SOME", "RETURN", "SETOF",
+  "ANY", "SOME", "RETURN", "SETOF", "STDIN", "STDOUT",
 ]);
 /** Functions of SQL itself (and of its main dialects): a call of one is no reference. */
 const BUILTINS: ReadonlySet<string> = new Set([

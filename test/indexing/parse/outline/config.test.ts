@@ -122,4 +122,20 @@ name = "a"
     expect(parsed.symbols[0]).toMatchObject({ name: "project", doc: "Project." });
     expect(parsed.symbols[6]!.name).toBe("dependencies");
   });
+
+describe("yamlOutline and tomlOutline on common layouts", () => {
+  it("keeps a sequence written at its key's indentation under that key, and reads a multi-line quoted scalar as text", () => {
+    expect(shape(yamlOutline("steps:\n- uses: x\n- run: y\nnext: 1\nkey: 'multi\n  line: string'\nlast: 2\n")).symbols).toEqual([
+      "key steps 1-3 ^-1",
+      "key next 4-4 ^-1",
+      "key key 5-6 ^-1",
+      "key last 7-7 ^-1",
+    ]);
+  });
+
+  it("reads table headers and dotted keys of hostile length in one pass", () => {
+    const parsed = tomlOutline(`[a${" ".repeat(19_990)}x]\n${"a.".repeat(5_000)}a = 1\n["quoted.dot".b]\nc = 1\n`);
+    expect(parsed.symbols.map((s) => s.qualifiedName.slice(0, 20))).toEqual(["a x", "quoted.dot.b", "quoted.dot.b.c"]);
+  });
+});
 });

@@ -56,7 +56,19 @@ describe("cssOutline", () => {
   it("bounds what blocks nested without end make: the first rules, with selectors of bounded length", () => {
     const parsed = cssOutline(".a {".repeat(100_000));
     expect(parsed.symbols).toHaveLength(MAX_OUTLINE_SYMBOLS);
-    expect(Math.max(...parsed.symbols.map((s) => s.qualifiedName.length))).toBeLessThanOrEqual(512);
+    // Past 512 characters of written-out selector, a rule's selector starts again from its own.
+    expect(parsed.symbols[1]!.qualifiedName).toBe(".a .a");
+    expect(parsed.symbols.findIndex((s, i) => i > 0 && s.qualifiedName === ".a")).toBe(171);
     expect(parsed.symbols.at(-1)).toMatchObject({ name: ".a", parent: MAX_OUTLINE_SYMBOLS - 2 });
+  });
+
+  it("keeps url() whole, however many ';' and '//' it holds, and expands nested selector lists", () => {
+    const parsed = cssOutline(".icon { background: url(data:image/png;base64,iVBO//8AAA); }\n.b { x: y }\n.a, .b { &:hover, .c { } }\n");
+    expect(shape(parsed).symbols).toEqual(["rule .icon 1-1 ^-1", "rule .b 2-2 ^-1", "rule .a, .b 3-3 ^-1", "rule .a:hover, .b:hover, .a .c, .b .c 3-3 ^2"]);
+  });
+
+  it("records @import and @use as imports, URLs and Sass's own modules left out", () => {
+    const parsed = cssOutline('@import "base.css";\n@import url(theme.css) screen;\n@use "partials/vars" as v;\n@use "sass:math";\n@import url("https://cdn.example/x.css");\n');
+    expect(parsed.imports.map((i) => `${i.module}@${i.line}`)).toEqual(["base.css@1", "theme.css@2", "partials/vars@3"]);
   });
 });

@@ -57,4 +57,13 @@ describe("htmlOutline", () => {
     expect(shape(htmlOutline('<script id="s">\nlet x = "</div>";\n', none)).symbols).toEqual(["element s 1-3 ^-1"]);
     expect(htmlOutline("< <> </> <<<", none).symbols).toEqual([]);
   });
+
+  it("records script and stylesheet paths as imports, URLs and template expressions left out", () => {
+    const parsed = htmlOutline('<link rel="stylesheet" href="/static/site.css?v=2">\n<script src="app.js"></script>\n<script src="https://cdn.example/x.js"></script>\n<script src="{{ url_for(\'static\', filename=\'a.js\') }}"></script>\n<link rel="icon" href="fav.ico">\n', () => null);
+    expect(parsed.imports.map((i) => `${i.module}@${i.line}`)).toEqual(["/static/site.css@1", "app.js@2"]);
+  });
+
+  it("ends a tag whose quote is not closed at its first '>'", () => {
+    expect(shape(htmlOutline(`<img alt='it's here'>\n<div id="after">x</div>\n<div id="after2"></div>\n`, () => null)).symbols).toEqual(["element after 2-2 ^-1", "element after2 3-3 ^-1"]);
+  });
 });

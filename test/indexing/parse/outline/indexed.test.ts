@@ -12,8 +12,10 @@ const FILES: Record<string, string> = {
   "db/schema.sql": `CREATE TABLE customers (id int PRIMARY KEY, name text);\nCREATE TABLE sales.orders (id int, customer_id int REFERENCES customers(id));\nCREATE VIEW big_orders AS SELECT * FROM sales.orders WHERE id > 10;\n`,
   "db/report.sql": `SELECT c.name FROM customers c JOIN sales.orders o ON o.customer_id = c.id;\nSELECT * FROM big_orders;\nSELECT * FROM missing_table;\n`,
   "web/theme.css": `:root {\n  --brand: #f00;\n}\n`,
-  "web/site.css": `.btn { color: var(--brand); }\n`,
-  "web/index.html": `<main id="app">\n<script>\nfunction boot() { return render(); }\nfunction render() { return 1; }\n</script>\n</main>\n`,
+  "web/site.css": `@import "theme.css";\n@use "partials/grid";\n.btn { color: var(--brand); }\n.btn:hover { color: red; }\n`,
+  "web/partials/_grid.scss": `.grid { display: grid; }\n`,
+  "web/app.js": `export function start() {}\n`,
+  "web/index.html": `<link rel="stylesheet" href="site.css">\n<script src="/web/app.js"></script>\n<main id="app">\n<script>\nfunction boot() { return render(); }\nfunction render() { return 1; }\n</script>\n</main>\n`,
   "package.json": `{\n  "name": "shop",\n  "scripts": { "build": "tsc" }\n}\n`,
   "deploy/values.yaml": `replicas: 3\nimage:\n  tag: v1\n`,
   "pyproject.toml": `[project]\nname = "shop"\n`,
@@ -42,7 +44,7 @@ describe("outlined files through the index", () => {
     const store = storeOf(engine)!;
     expect(Object.fromEntries(Object.keys(FILES).map((path) => [path, store.file(path)?.language]))).toEqual({
       "docs/guide.md": "markdown", "db/schema.sql": "sql", "db/report.sql": "sql", "web/theme.css": "css", "web/site.css": "css",
-      "web/index.html": "html", "package.json": "json", "deploy/values.yaml": "yaml", "pyproject.toml": "toml",
+      "web/partials/_grid.scss": "css", "web/app.js": "javascript", "web/index.html": "html", "package.json": "json", "deploy/values.yaml": "yaml", "pyproject.toml": "toml",
     });
     expect(store.parse.symbols("web/index.html")!.map((s) => `${s.kind} ${s.qualifiedName}`)).toEqual(["element app", "element script", "function boot", "function render"]);
     expect(store.parse.symbols("deploy/values.yaml")!.map((s) => s.qualifiedName)).toEqual(["replicas", "image", "image.tag"]);
@@ -54,6 +56,14 @@ describe("outlined files through the index", () => {
     ]);
     expect((await engine.symbol("sales.orders")).matches.map((m) => `${m.path}:${m.kind}`)).toEqual(["db/schema.sql:table"]);
     expect((await engine.symbol("scripts.build")).matches.map((m) => m.path)).toEqual(["package.json"]);
+    // Names with dots and colons, as outlines write them, are names first.
+    expect((await engine.symbol(".btn:hover")).matches.map((m) => `${m.path}:${m.kind}`)).toEqual(["web/site.css:rule"]);
+  });
+
+  it("links a page to its scripts and style sheets, and a style sheet to what it imports", async () => {
+    expect((await engine.related("web/index.html")).imports).toEqual(["web/app.js", "web/site.css"]);
+    expect((await engine.related("web/site.css")).imports).toEqual(["web/partials/_grid.scss", "web/theme.css"]);
+    expect((await engine.related("web/theme.css")).importedBy).toEqual(["web/site.css"]);
   });
 
   it("resolves the tables a query names across SQL files, and custom properties across style sheets", async () => {

@@ -62,4 +62,18 @@ describe("markdownOutline", () => {
     expect(parsed.symbols).toHaveLength(MAX_OUTLINE_SYMBOLS);
     expect(parsed.symbols.at(-1)).toMatchObject({ name: `S${MAX_OUTLINE_SYMBOLS - 1}` });
   });
+
+  it("reads what is no heading as such: an inline code span, an HTML comment, indented text, the next heading's title", () => {
+    const parsed = markdownOutline("# A\n```inline``` code\n# B\n<!--\n# hidden\n-->\n\ttabbed\n---\nTitle\n=====\n\nSub line\ncontinued\n---\nbody\n");
+    expect(shape(parsed).symbols).toEqual(["section A 1-2 ^-1", "section B 3-8 ^-1", "section Title 9-15 ^-1", "section Title > Sub line continued 12-15 ^2"]);
+    // A section's doc is its own text, not the title of the heading that follows.
+    expect(parsed.symbols[2]!.doc).toBe("");
+    expect(parsed.symbols[3]!.doc).toBe("body");
+  });
+
+  it("reads headings of hostile length by their first characters", () => {
+    const parsed = markdownOutline(`# a${" ".repeat(20_000)}x\n${"[".repeat(20_000)}\n`);
+    expect(parsed.symbols).toHaveLength(1);
+    expect(parsed.symbols[0]!.name).toBe("a");
+  });
 });
