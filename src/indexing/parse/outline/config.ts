@@ -145,7 +145,7 @@ export function yamlOutline(text: string): ParsedFile {
   const outline = new Outline();
   /** Open keys and sequence items, outermost first, with their indentation; `empty`: a key whose value is on the lines below. */
   const open: Array<{ indent: number; index: number; path: string; item: boolean; empty: boolean }> = [];
-  let comment: string[] = [];
+  const comment: string[] = [];
   let scalarIndent = -1;
   /** The quote of a quoted scalar that runs on past its key's line, or "". */
   let quoted = "";
@@ -175,24 +175,17 @@ export function yamlOutline(text: string): ParsedFile {
       if (line.trim() === "" || indent > scalarIndent) continue;
       scalarIndent = -1;
     }
-    if (line.trim() === "") {
-      comment = [];
-      continue;
-    }
-    if (/^\s*#/.test(line)) {
-      comment.push(line);
-      continue;
-    }
+    if (commentLine(line, comment)) continue;
     if (/^(?:---|\.\.\.)(?:\s|$)/.test(line)) {
       closeTo(0, i + 1);
-      comment = [];
+      comment.length = 0;
       continue;
     }
     const key = yamlKey(line);
     if (!key) {
       // A sequence item without a key (`- run: x` has one): its indentation still holds its lines.
       if (/^\s*-(?:\s|$)/.test(line)) openItem(indent, i + 1);
-      comment = [];
+      comment.length = 0;
       continue;
     }
     const keyIndent = indent + key.item;
@@ -211,10 +204,21 @@ export function yamlOutline(text: string): ParsedFile {
     // `key: 'text that goes on\n  to the next line'`: the lines up to its closing quote are text.
     const quote = key.value[0];
     if ((quote === '"' || quote === "'") && !key.value.slice(1).includes(quote)) quoted = quote;
-    comment = [];
+    comment.length = 0;
   }
   closeTo(-1, lines.length + 1);
   return outline.done();
+}
+
+/** In a `#`-commented format: a blank line ends the comment block above, a comment line adds to it; whether the line was either. */
+function commentLine(line: string, comment: string[]): boolean {
+  if (line.trim() === "") {
+    comment.length = 0;
+    return true;
+  }
+  if (!/^\s*#/.test(line)) return false;
+  comment.push(line);
+  return true;
 }
 
 function unquote(key: string): string {
@@ -237,7 +241,7 @@ export function tomlOutline(text: string): ParsedFile {
   const outline = new Outline();
   /** Open tables, outermost first: each one extended by those after it. */
   const tables: Array<{ index: number; path: string }> = [];
-  let comment: string[] = [];
+  const comment: string[] = [];
   const closeTables = (keep: (path: string) => boolean, line: number): void => {
     while (tables.length > 0 && !keep(tables[tables.length - 1]!.path)) {
       const header = outline.at(tables.pop()!.index);
@@ -246,14 +250,7 @@ export function tomlOutline(text: string): ParsedFile {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.trim() === "") {
-      comment = [];
-      continue;
-    }
-    if (/^\s*#/.test(line)) {
-      comment.push(line);
-      continue;
-    }
+    if (commentLine(line, comment)) continue;
     const header = tomlHeader(line);
     if (header !== null) {
       const path = dottedKey(header);
@@ -261,12 +258,12 @@ export function tomlOutline(text: string): ParsedFile {
       const parent = tables[tables.length - 1]?.index ?? -1;
       const index = outline.add({ name: path.slice(path.lastIndexOf(".") + 1), qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: lines.length, parent });
       tables.push({ index, path });
-      comment = [];
+      comment.length = 0;
       continue;
     }
     const key = TOML_KEY.exec(line);
     if (!key) {
-      comment = [];
+      comment.length = 0;
       continue;
     }
     const table = tables[tables.length - 1];
@@ -276,7 +273,7 @@ export function tomlOutline(text: string): ParsedFile {
     if (path.split(".").length <= MAX_DEPTH + 1) {
       outline.add({ name, qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: end + 1, parent: table?.index ?? -1 });
     }
-    comment = [];
+    comment.length = 0;
     i = end;
   }
   closeTables(() => false, lines.length + 1);
