@@ -1,6 +1,6 @@
 import type { ParsedFile } from "../../../core/types.js";
 import { firstSentence, lineIndex } from "../text.js";
-import { Outline } from "./outline.js";
+import { MAX_OUTLINE_SYMBOLS, Outline } from "./outline.js";
 
 /** Sass blocks that define a callable: `@mixin name(…)`, `@function name(…)`, and a mixin's use. */
 const MIXIN = /^@mixin\s+([\w-]+)/;
@@ -115,7 +115,8 @@ export function cssOutline(text: string): ParsedFile {
       // A rule's selector written out (`.card .title`, `&:hover` under `.btn` as `.btn:hover`); an
       // at-rule keeps the selector of the rules around it for the rules inside it.
       // Past MAX_SELECTOR characters (blocks nested without end) a rule's selector is its own.
-      const written = atRule ? outer : outer === "" ? head : nested(outer, head);
+      // A full outline keeps no more rules: their selectors are not written out.
+      const written = atRule ? outer : outer === "" || outline.size >= MAX_OUTLINE_SYMBOLS ? head : nested(outer, head);
       const selector = written.length > MAX_SELECTOR ? head : written;
       // A nested declaration block (`font: { family: x }`) is no rule.
       const isRule = head !== "" && !/^[\w-]+\s*:\s*$/.test(head);

@@ -237,8 +237,9 @@ function tokenize(text: string): { tokens: Token[]; docs: Map<number, string> } 
   const docs = new Map<number, string>();
   let comment = "";
   let delimiter = ";";
-  /** Where the last token ended: a comment on its line is about it, not a doc of what follows. */
+  /** Where the last token ended and the last line ended: a comment on a token's line is about it, not a doc of what follows. */
   let lastEnd = -1;
+  let lastNewline = -1;
   /** The open dollar quote's tag (`$body$`) and where it closes, or "" outside one. */
   let tag = "";
   let tagClose = text.length;
@@ -250,28 +251,38 @@ function tokenize(text: string): { tokens: Token[]; docs: Map<number, string> } 
     tokens.push(token);
     lastEnd = end;
   };
-  const ownLine = (at: number): boolean => {
-    if (lastEnd < 0) return true;
-    const newline = text.indexOf("\n", lastEnd);
-    return newline >= 0 && newline < at;
+  /** The next offset of `char` at or after `from` (the text's length when none), remembered: a file of a million `[` looks ahead once. */
+  const next = new Map<string, number>();
+  const nextOf = (char: string, from: number): number => {
+    let at = next.get(char);
+    if (at === undefined || (at < from && at < text.length)) {
+      const found = text.indexOf(char, from);
+      at = found < 0 ? text.length : found;
+      next.set(char, at);
+    }
+    return at;
   };
+  const ownLine = (): boolean => lastEnd < 0 || lastNewline >= lastEnd;
   for (let i = 0; i < text.length; ) {
     const c = text[i]!;
     if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+      if (c === "\n") lastNewline = i;
       i++;
       continue;
     }
     if (c === "-" && text[i + 1] === "-") {
       const end = text.indexOf("\n", i);
       const stop = end < 0 ? text.length : end;
-      comment = ownLine(i) ? `${comment}${text.slice(i, stop)}\n` : "";
+      comment = ownLine() ? `${comment}${text.slice(i, stop)}\n` : "";
       i = stop;
       continue;
     }
     if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       const stop = end < 0 ? text.length : end + 2;
-      comment = ownLine(i) ? text.slice(i, stop) : "";
+      comment = ownLine() ? text.slice(i, stop) : "";
+      const inner = comment === "" ? text.slice(i, stop).lastIndexOf("\n") : comment.lastIndexOf("\n");
+      if (inner >= 0) lastNewline = i + inner;
       i = stop;
       continue;
     }
@@ -294,9 +305,9 @@ function tokenize(text: string): { tokens: Token[]; docs: Map<number, string> } 
     if (c === '"' || c === "`" || c === "[") {
       // A quoted name ends on its line; `[` opens one in T-SQL only when a name follows (not an array subscript).
       const close = c === "[" ? "]" : c;
-      const lineEnd = text.indexOf("\n", i);
-      const end = text.slice(i + 1, Math.min(lineEnd < 0 ? text.length : lineEnd, i + 130)).indexOf(close);
-      const name = end < 0 ? "" : text.slice(i + 1, i + 1 + end);
+      const k = nextOf(close, i + 1);
+      const end = k - i <= 130 && k < nextOf("\n", i + 1) ? k - i - 1 : -1;
+      const name = end < 0 ? "" : text.slice(i + 1, k);
       if (end >= 0 && (c !== "[" || /^[\w\s.$#@-]+$/.test(name))) {
         push({ word: name.toUpperCase(), text: name, type: "w", offset: i }, i + end + 2);
         i += end + 2;
@@ -338,7 +349,7 @@ function tokenize(text: string): { tokens: Token[]; docs: Map<number, string> } 
         continue;
       }
       const token: Token = { word: upper, text: word[0], type: "w", offset: i };
-      if (upper === "GO" && ownLine(i) && /^[ \t]*(?:\d+[ \t]*)?(?:\r?\n|$)/.test(text.slice(end, end + 16))) token.alone = true;
+      if (upper === "GO" && ownLine() && /^[ \t]*(?:\d+[ \t]*)?(?:\r?\n|$)/.test(text.slice(end, end + 16))) token.alone = true;
       push(token, end);
       i = end;
       continue;
