@@ -372,10 +372,6 @@ export class ModuleResolver {
   }
 
   /**
-   * A sourced script or a PHP `require`: from the file's folder, then from the root, then by path
-   * tail, the closest first.
-   */
-  /**
    * A style sheet's `@import` / `@use`: the path, or with `.css`, `.scss` or `.less` added, or a Sass
    * partial (`partials/vars` is `partials/_vars.scss`), beside the importing file first.
    */
@@ -390,6 +386,10 @@ export class ModuleResolver {
     return this.#script("css", from, variants[0]!);
   }
 
+  /**
+   * A sourced script or a PHP `require`: from the file's folder, then from the root, then by path
+   * tail, the closest first.
+   */
   #script(family: string, from: string, spec: string): string[] {
     const candidates = [normalize(`${dirOf(from)}/${spec}`), ...(spec.startsWith(".") ? [] : [normalize(spec)])];
     const found = this.#firstExisting(candidates.filter((c) => c !== ".." && !c.startsWith("../")));

@@ -98,7 +98,15 @@ export function parseText(grammars: GrammarSource, language: Language, text: str
     warnings.push(grammarWarning(language, grammars.failure(language) ?? "unknown failure"));
     return null;
   };
-  return isOutlineLanguage(language) ? outlineFile(language, text, (script) => code("javascript", script)) : code(language, text);
+  if (!isOutlineLanguage(language)) return code(language, text);
+  return outlineFile(language, text, (script) => {
+    try {
+      return code("javascript", script);
+    } catch {
+      // A script the parser gives up on (past its budget) leaves the page's outline as it is.
+      return null;
+    }
+  });
 }
 
 /**
