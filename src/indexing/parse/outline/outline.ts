@@ -9,7 +9,7 @@ export const MAX_OUTLINE_SYMBOLS = 2_000;
 /** The longest name kept (a heading, a selector). */
 const MAX_NAME = 120;
 
-/** A definition as a scanner finds it; `endLine` may be set once its end is seen. */
+/** A definition as a scanner finds it (its `endLine` may move later, through {@link Outline.at}, once its end is seen). */
 export interface OutlineSymbol {
   name: string;
   qualifiedName?: string;
