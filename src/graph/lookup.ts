@@ -69,7 +69,8 @@ export class SymbolFinder {
     const parts = query.split(/::|\./).filter((p) => p !== "");
     const simple = parts[parts.length - 1];
     if (!simple) return [];
-    if (parts.length === 1) return this.#named(simple);
+    // A simple name was looked up as written above (`::foo` and `foo.` are `foo`).
+    if (parts.length === 1) return simple === query ? [] : this.#named(simple);
     const qualified = parts.join(".");
     const found: FoundSymbol[] = [];
     for (const path of this.definers(simple)) {

@@ -379,11 +379,8 @@ export class ModuleResolver {
     const slash = spec.lastIndexOf("/");
     const partial = `${spec.slice(0, slash + 1)}_${spec.slice(slash + 1)}`;
     const variants = /\.(?:css|scss|sass|less)$/i.test(spec) ? [spec, partial] : [".scss", ".css", ".less", ".sass"].flatMap((e) => [`${spec}${e}`, `${partial}${e}`]);
-    for (const variant of variants) {
-      const found = this.#firstExisting([normalize(`${dirOf(from)}/${variant}`)].filter((c) => !c.startsWith("../")));
-      if (found.length > 0) return found;
-    }
-    return this.#script("css", from, variants[0]!);
+    const found = this.#firstExisting(variants.map((v) => normalize(`${dirOf(from)}/${v}`)).filter((c) => !c.startsWith("../")));
+    return found.length > 0 ? found : this.#script("css", from, variants[0]!);
   }
 
   /**

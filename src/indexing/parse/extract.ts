@@ -293,7 +293,6 @@ function basesOf(node: TSNode, language: CodeLanguage): string[] {
   return [...new Set(bases)].filter((b) => b !== "");
 }
 
-
 /** Index of the innermost symbol containing `offset`, or -1. */
 function enclosing(symbols: SymbolInfo[], starts: number[], ends: number[], offset: number): number {
   let lo = 0;
@@ -369,7 +368,6 @@ function docOf(language: CodeLanguage, node: TSNode, anchor: TSNode): string {
   const text = language === "csharp" ? lines.join("\n").replace(/<see\w*\s+(?:c?ref|langword)="([^"]*)"\s*\/>/g, "$1").replace(/<\/?[A-Za-z][^>]*>/g, "") : lines.join("\n");
   return firstSentence(text);
 }
-
 
 /**
  * The name a C/C++ function declarator declares, and the scope it is qualified by:
@@ -502,4 +500,3 @@ function requireImport(node: TSNode, module: string): ImportInfo {
   }
   return { module, names, alias, kind: "require", line: node.startPosition.row + 1 };
 }
-

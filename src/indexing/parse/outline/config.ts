@@ -1,6 +1,6 @@
 import type { ParsedFile } from "../../../core/types.js";
 import { firstSentence, lineIndex } from "../text.js";
-import { lastTextLine, Outline } from "./outline.js";
+import { Outline } from "./outline.js";
 
 /** How deep config keys are outlined (`jobs.build.steps` is depth 3). */
 const MAX_DEPTH = 4;
@@ -149,12 +149,7 @@ export function yamlOutline(text: string): ParsedFile {
   let scalarIndent = -1;
   /** The quote of a quoted scalar that runs on past its key's line, or "". */
   let quoted = "";
-  const closeTo = (indent: number, line: number): void => {
-    while (open.length > 0 && open[open.length - 1]!.indent >= indent) {
-      const key = outline.at(open.pop()!.index);
-      if (key) key.endLine = lastTextLine(lines, key.startLine, line - 1);
-    }
-  };
+  const closeTo = (indent: number, line: number): void => outline.endOpen(open, (key) => key.indent >= indent, lines, line);
   const openItem = (indent: number, line: number): void => {
     closeTo(indent + 1, line);
     const top = open[open.length - 1];
@@ -242,19 +237,13 @@ export function tomlOutline(text: string): ParsedFile {
   /** Open tables, outermost first: each one extended by those after it. */
   const tables: Array<{ index: number; path: string }> = [];
   const comment: string[] = [];
-  const closeTables = (keep: (path: string) => boolean, line: number): void => {
-    while (tables.length > 0 && !keep(tables[tables.length - 1]!.path)) {
-      const header = outline.at(tables.pop()!.index);
-      if (header) header.endLine = lastTextLine(lines, header.startLine, line - 1);
-    }
-  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (commentLine(line, comment)) continue;
     const header = tomlHeader(line);
     if (header !== null) {
       const path = dottedKey(header);
-      closeTables((open) => path.startsWith(`${open}.`), i + 1);
+      outline.endOpen(tables, (open) => !path.startsWith(`${open.path}.`), lines, i + 1);
       const parent = tables[tables.length - 1]?.index ?? -1;
       const index = outline.add({ name: path.slice(path.lastIndexOf(".") + 1), qualifiedName: path, kind: "key", signature: line.trim(), doc: firstSentence(comment.join("\n")), startLine: i + 1, endLine: lines.length, parent });
       tables.push({ index, path });
@@ -276,7 +265,7 @@ export function tomlOutline(text: string): ParsedFile {
     comment.length = 0;
     i = end;
   }
-  closeTables(() => false, lines.length + 1);
+  outline.endOpen(tables, () => true, lines, lines.length + 1);
   return outline.done();
 }
 

@@ -1,6 +1,6 @@
 import type { ParsedFile } from "../../../core/types.js";
 import { firstSentence, lineIndex } from "../text.js";
-import { MAX_OUTLINE_SYMBOLS, Outline } from "./outline.js";
+import { MAX_OUTLINE_SYMBOLS, Outline, URL_SCHEME } from "./outline.js";
 
 /** Sass blocks that define a callable: `@mixin name(…)`, `@function name(…)`, and a mixin's use. */
 const MIXIN = /^@mixin\s+([\w-]+)/;
@@ -54,6 +54,11 @@ export function cssOutline(text: string): ParsedFile {
     return taken;
   };
   const parent = (): number => stack[stack.length - 1]?.owner ?? -1;
+  /** `@include card(1);` or `@include mq(sm) { … }`: a call of the mixin, from the block it is in. */
+  const includes = (source: string, line: number): void => {
+    const include = INCLUDE.exec(source);
+    if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line });
+  };
   const statement = (end: number): void => {
     const body = takePrelude(end).trim();
     if (body !== "") {
@@ -63,14 +68,13 @@ export function cssOutline(text: string): ParsedFile {
         // Custom properties are global names: `--brand` wherever it is declared.
         outline.add({ name: variable[1]!, kind: "variable", signature: body, doc: firstSentence(comment), startLine: line, endLine: lineOf(end), parent: parent() });
       }
-      const include = INCLUDE.exec(body);
-      if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line });
+      includes(body, line);
       const imported = IMPORT.exec(body);
       if (imported) {
         for (const target of imported[1]!.matchAll(/(?:url\(\s*)?["']?([^"'()\s,;]+)["']?\s*\)?/g)) {
           const module = target[1]!;
           // A URL, a media query after the path, or a Sass module of the language (`sass:math`).
-          if (/^(?:[a-z][\w+.-]*:|\/\/)/i.test(module) || !/[\w.]/.test(module[0] ?? "")) continue;
+          if (URL_SCHEME.test(module) || !/[\w.]/.test(module[0] ?? "")) continue;
           outline.import({ module, names: [], alias: "", kind: "require", line });
         }
       }
@@ -124,8 +128,7 @@ export function cssOutline(text: string): ParsedFile {
       const index = isRule
         ? outline.add({ name, qualifiedName: mixin || atRule ? name : selector, kind: mixin ? "function" : "rule", signature: head, doc: firstSentence(comment), startLine: lineOf(start), endLine: lineOf(start), parent: parent() })
         : -1;
-      const include = INCLUDE.exec(head);
-      if (include) outline.call({ caller: parent(), callee: include[1]!, receiver: "", line: lineOf(start) });
+      includes(head, lineOf(start));
       stack.push({ index, owner: index >= 0 ? index : parent(), selector });
       preludeStart = -1;
       comment = "";

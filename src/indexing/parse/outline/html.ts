@@ -1,7 +1,7 @@
 import type { ParsedFile } from "../../../core/types.js";
 import { lineIndex } from "../text.js";
 import { cssOutline } from "./css.js";
-import { Outline } from "./outline.js";
+import { Outline, URL_SCHEME } from "./outline.js";
 
 /** Parses an inline script's JavaScript, or null when the JavaScript grammar cannot load. */
 export type ScriptParser = (code: string) => ParsedFile | null;
@@ -93,7 +93,7 @@ export function htmlOutline(text: string, parseScript: ScriptParser): ParsedFile
  */
 function importOf(outline: Outline, target: string, line: number): void {
   const path = target.trim().replace(/[?#].*$/, "");
-  if (path === "" || /^(?:[a-z][\w+.-]*:|\/\/)/i.test(path) || /[{}<>%$]/.test(path)) return;
+  if (path === "" || URL_SCHEME.test(path) || /[{}<>%$]/.test(path)) return;
   outline.import({ module: path, names: [], alias: "", kind: "require", line });
 }
 

@@ -1,6 +1,6 @@
 import type { ParsedFile } from "../../../core/types.js";
 import { firstSentence } from "../text.js";
-import { lastTextLine, MAX_OUTLINE_SYMBOLS, Outline } from "./outline.js";
+import { MAX_OUTLINE_SYMBOLS, Outline } from "./outline.js";
 
 /** The start of an ATX heading: up to three spaces, 1–6 `#`, then white space or the end. */
 const ATX = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
@@ -35,12 +35,7 @@ export function markdownOutline(text: string): ParsedFile {
     const close = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
     if (close > 0) start = close + 1;
   }
-  const closeTo = (level: number, line: number): void => {
-    while (open.length > 0 && open[open.length - 1]!.level >= level) {
-      const section = outline.at(open.pop()!.index);
-      if (section) section.endLine = lastTextLine(lines, section.startLine, line - 1);
-    }
-  };
+  const closeTo = (level: number, line: number): void => outline.endOpen(open, (section) => section.level >= level, lines, line);
   const heading = (level: number, title: string, line: number, signature: string, bodyFrom: number): void => {
     closeTo(level, line);
     // A full outline keeps only the ends of the sections it has.

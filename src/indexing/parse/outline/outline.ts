@@ -74,14 +74,29 @@ export class Outline {
     for (const i of other.imports) this.#imports.push({ ...i, line: i.line + lineOffset });
   }
 
+  /**
+   * Ends the definitions on top of `open` (outermost first) while `ends` says they end before
+   * `line`: each on its last line of text before it. What the scanners that read by lines
+   * (Markdown's headings, YAML's indentation, TOML's tables) close their sections and keys with.
+   */
+  endOpen<T extends { index: number }>(open: T[], ends: (entry: T) => boolean, lines: readonly string[], line: number): void {
+    while (open.length > 0 && ends(open[open.length - 1]!)) {
+      const symbol = this.at(open.pop()!.index);
+      if (symbol) symbol.endLine = lastTextLine(lines, symbol.startLine, line - 1);
+    }
+  }
+
   /** The finished outline (an outline scanner never fails on syntax: `hasErrors` is false). */
   done(): ParsedFile {
     return { symbols: this.#symbols, calls: this.#calls, imports: this.#imports, hasErrors: false };
   }
 }
 
+/** A URL (`https:`, `data:`, `//cdn…`): no file of the repository. */
+export const URL_SCHEME = /^(?:[a-z][\w+.-]*:|\/\/)/i;
+
 /** The last line at or before `line` that is not blank (a definition ends on its own text, not on the blank lines after it). */
-export function lastTextLine(lines: readonly string[], from: number, line: number): number {
+function lastTextLine(lines: readonly string[], from: number, line: number): number {
   let end = line;
   while (end > from && (lines[end - 1] ?? "").trim() === "") end--;
   return end;

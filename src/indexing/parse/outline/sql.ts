@@ -89,21 +89,24 @@ export function sqlOutline(text: string): ParsedFile {
     blocks = 0;
     onLeft = false;
   };
+  /** The parts of `schema.name` from the word at `at`, and the token after them. */
+  const dottedName = (at: number): { parts: string[]; next: number } => {
+    const parts = [tokens[at]!.text];
+    let next = at + 1;
+    while (tokens[next]?.text === "." && tokens[next + 1]?.type === "w") {
+      parts.push(tokens[next + 1]!.text);
+      next += 2;
+    }
+    return { parts, next };
+  };
   const reference = (at: number, columns: boolean): number => {
     // `schema.table`, `"Quoted"`: the name and its schema. A `(` after it opens its columns
     // (`INSERT INTO t (a, b)`, `REFERENCES t(id)`) or makes it a function (`FROM unnest(…)`).
     const name = tokens[at];
     if (!name || name.type !== "w" || (KEYWORDS.has(name.word) && !isQuoted(text, name))) return at;
-    let receiver = "";
-    let callee = name.text;
-    let next = at + 1;
-    while (tokens[next]?.text === "." && tokens[next + 1]?.type === "w") {
-      receiver = receiver === "" ? callee : `${receiver}.${callee}`;
-      callee = tokens[next + 1]!.text;
-      next += 2;
-    }
+    const { parts, next } = dottedName(at);
     if (tokens[next]?.text === "(" && !columns) return at;
-    outline.call({ caller: current, callee, receiver, line: lineOf(name.offset) });
+    outline.call({ caller: current, callee: parts.pop()!, receiver: parts.join("."), line: lineOf(name.offset) });
     return next;
   };
   for (let i = 0; i < tokens.length; i++) {
@@ -138,13 +141,9 @@ export function sqlOutline(text: string): ParsedFile {
       while (tokens[j] && ["IF", "NOT", "EXISTS", "CONCURRENTLY"].includes(tokens[j]!.word)) j++;
       const nameToken = tokens[j];
       if (kind && nameToken?.type === "w") {
-        let qualified = nameToken.text;
-        let k = j + 1;
-        while (tokens[k]?.text === "." && tokens[k + 1]?.type === "w") {
-          qualified += `.${tokens[k + 1]!.text}`;
-          k += 2;
-        }
-        const name = qualified.slice(qualified.lastIndexOf(".") + 1);
+        const { parts, next: k } = dottedName(j);
+        const qualified = parts.join(".");
+        const name = parts[parts.length - 1]!;
         const header = signatureOf(text, token.offset, tokens[k]?.offset ?? text.length, kind);
         current = outline.add({ name, qualifiedName: qualified, kind, signature: header, doc: firstSentence(docs.get(i) ?? ""), startLine: lineOf(token.offset), endLine: lineOf(token.offset), parent: -1 });
         i = k - 1;
