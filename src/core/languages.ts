@@ -41,6 +41,7 @@ const PARSED: Readonly<Record<string, CodeLanguage>> = {
   ".kts": "kotlin",
   ".scala": "scala",
   ".sc": "scala",
+  ".swift": "swift",
 };
 
 /** Documents, styles, schemas and config read by an outline scanner, by file extension. */
@@ -83,7 +84,7 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   ".ini", ".cfg", ".conf", ".properties", ".xml", ".gradle",
   ".vue", ".svelte",
   ".zsh", ".fish", ".ps1", ".bat",
-  ".m", ".mm", ".fs", ".pl", ".pm", ".lua", ".r", ".jl", ".swift", ".dart",
+  ".m", ".mm", ".fs", ".pl", ".pm", ".lua", ".r", ".jl", ".dart",
   ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".clj", ".elm", ".zig", ".nim", ".graphql",
   ".proto", ".thrift", ".tf", ".hcl", ".pyx", ".pxd", ".cmake", ".mk",
 ]);
@@ -111,7 +112,7 @@ export function isReleaseNotesPath(path: string): boolean {
 }
 
 /** Code without a grammar here, and images and archives: a release-notes name captures neither. */
-const CODE_TEXT = /\.(?:m|mm|fs|pl|pm|lua|r|jl|swift|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|zsh|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
+const CODE_TEXT = /\.(?:m|mm|fs|pl|pm|lua|r|jl|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|zsh|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
 
 /** Lockfiles are machine-written and huge; they never help an agent. */
 const LOCKFILES: ReadonlySet<string> = new Set([
@@ -187,12 +188,14 @@ export function languageOf(relPath: string): Language | null {
 
 /**
  * Whether a path holds tests (test folders, a .NET `Foo.Tests/` project, `test_*.py`, `*_test.go`,
- * `*.spec.ts`, `*_spec.rb`, `FooTests.cs`, conftest).
+ * `*.spec.ts`, `*_spec.rb`, `FooTests.cs`, `FooTests.swift`, conftest).
  */
 export function isTestPath(path: string): boolean {
   const lower = path.toLowerCase();
   if (/(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils|testutils)\//.test(lower)) return true;
   if (/\.(?:unit)?tests?\//.test(lower)) return true;
   const base = lower.slice(lower.lastIndexOf("/") + 1);
-  return /^(?:test_.*|.*_(?:tests?|spec)\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py|.*tests?\.(?:java|cs))$/.test(base);
+  if (/^(?:test_.*|.*_(?:tests?|spec)\.\w+|.*\.(?:test|spec)\.\w+|conftest\.py)$/.test(base)) return true;
+  // `FooTest.java`, `FooTests.swift`: the capital tells a test class from `Latest.java`.
+  return /Tests?\.(?:java|cs|kt|scala|swift)$/.test(path);
 }

@@ -5,7 +5,7 @@
  */
 
 /** Languages parsed with a tree-sitter grammar. */
-export type CodeLanguage = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp" | "csharp" | "ruby" | "bash" | "php" | "kotlin" | "scala";
+export type CodeLanguage = "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "rust" | "c" | "cpp" | "csharp" | "ruby" | "bash" | "php" | "kotlin" | "scala" | "swift";
 
 /**
  * Documents, styles, schemas and config, read by an outline scanner (indexing/parse/outline/):

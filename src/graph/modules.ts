@@ -41,8 +41,29 @@ function stemOf(path: string): string {
  */
 export function fileModuleKeys(path: string): string[] {
   const keys = new Set([`mod:${stemOf(path)}`, `mod:${stemOf(dirOf(path))}`]);
+  // A Swift file is imported by its module's name, however deep in the module it sits.
+  if (languageOf(path) === "swift") keys.add(`mod:${swiftModuleName(path)}`);
   keys.delete("mod:");
   return [...keys];
+}
+
+/**
+ * The folder of the Swift module (a SwiftPM target) a file belongs to: `Sources/<Target>` or
+ * `Tests/<Target>`, in the package's folder; elsewhere the file's first folder (an Xcode
+ * project's target folder), or "" for a file at the root. Every file of a module sees the
+ * top-level declarations of the others without an import.
+ */
+export function swiftModuleRoot(path: string): string {
+  const target = /^(?:.*\/)?(?:Sources|Tests)\/[^/]+(?=\/)/.exec(path);
+  if (target) return target[0];
+  const slash = path.indexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/** The name `import` gives a Swift file's module: its root folder's name. */
+export function swiftModuleName(path: string): string {
+  const root = swiftModuleRoot(path);
+  return root.slice(root.lastIndexOf("/") + 1);
 }
 
 /** The package a bare JS specifier names (`@scope/name/x` -> `@scope/name`, `name/x` -> `name`), or null for a relative one. */
@@ -111,6 +132,8 @@ export class ModuleResolver {
   readonly #byStem = new Map<string, Array<{ path: string; module: string }>>();
   /** Folder -> its source files, for Go packages and Java same-package classes. */
   readonly #byDir = new Map<string, string[]>();
+  /** Swift module name -> its files (see swiftModuleRoot). */
+  readonly #swiftModules = new Map<string, string[]>();
   /** Resolutions by importing folder and specifier: a repository imports the same modules over and over. */
   readonly #memo = new Map<string, string[]>();
 
@@ -137,8 +160,15 @@ export class ModuleResolver {
       const list = this.#byStem.get(key);
       if (list) list.push({ path, module });
       else this.#byStem.set(key, [{ path, module }]);
+      if (language === "swift") {
+        const name = swiftModuleName(path);
+        const files = this.#swiftModules.get(name);
+        if (files) files.push(path);
+        else this.#swiftModules.set(name, [path]);
+      }
     }
     for (const list of this.#byDir.values()) list.sort();
+    for (const list of this.#swiftModules.values()) list.sort();
   }
 
   has(path: string): boolean {
@@ -184,6 +214,9 @@ export class ModuleResolver {
         return this.#script("bash", from, imp.module);
       case "php":
         return imp.kind === "require" ? this.#script("php", from, imp.module) : [];
+      case "swift":
+        // `import Kit.Sub`, `import struct Kit.Point`: the files of module Kit.
+        return [...(this.#swiftModules.get(imp.module.split(".")[0]!) ?? [])];
       case "csharp":
       case "kotlin":
       case "scala":

@@ -1,6 +1,6 @@
 import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
 import { lastSegment, scopeSegments } from "../core/cxx-names.js";
-import { isInclude, languageFamily, moduleKeys, type ModuleResolver } from "./modules.js";
+import { isInclude, languageFamily, moduleKeys, swiftModuleName, swiftModuleRoot, type ModuleResolver } from "./modules.js";
 import { DECLARED_NAMESPACES } from "../core/languages.js";
 import { importedNames, namespaceScope, scopeOf, type NamespaceScope } from "./namespaces.js";
 import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "../store/types.js";
@@ -36,9 +36,10 @@ const SELF: Readonly<Record<string, ReadonlySet<string>>> = {
   php: new Set(["$this", "self", "static"]),
   kotlin: new Set(["this"]),
   scala: new Set(["this"]),
+  swift: new Set(["self", "Self"]),
 };
 /** Families where a method calls its class's other methods without `this`. */
-const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby", "kotlin", "scala"]);
+const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby", "kotlin", "scala", "swift"]);
 /**
  * Families whose namespaces (C++, C# and PHP namespaces, Kotlin packages, Ruby modules) do not make
  * a definition less top-level: `fmt::format` is qualified `fmt.format`, `Acme::Invoice` `Acme.Invoice`.
@@ -46,9 +47,9 @@ const CLASS_SCOPES: ReadonlySet<string> = new Set(["java", "c", "csharp", "ruby"
 const NAMESPACED: ReadonlySet<string> = new Set(["c", "ruby", ...DECLARED_NAMESPACES]);
 /**
  * Families where a class is declared in pieces (C++'s out-of-class methods, C#'s partial classes,
- * Ruby's reopened classes, a Scala class and its companion object).
+ * Ruby's reopened classes, a Scala class and its companion object, Swift's extensions).
  */
-const REOPENED: ReadonlySet<string> = new Set(["c", "csharp", "ruby", "scala"]);
+const REOPENED: ReadonlySet<string> = new Set(["c", "csharp", "ruby", "scala", "swift"]);
 
 /** Whether a kind of symbol holds methods called through it: a class, and in Ruby a module too (its singleton methods, a mixin's). */
 function classLike(kind: SymbolKind, family: string): boolean {
@@ -250,9 +251,11 @@ export class Resolver {
       if (family === "c" && !classLike(sym.kind, family)) local = local.filter((i) => symbols[i]!.kind !== "method");
       if (local.length > 0) return { refs: local.map((i) => [path, i] as const), how: "local" };
       if (classScoped && classLike(sym.kind, family)) {
-        // Another piece of the class: a C# partial class's other file, a Ruby class reopened elsewhere.
+        // Another piece of the class: a C# partial class's other file, a Ruby class reopened
+        // elsewhere, a Swift extension (often in the class's own file). This one's own members
+        // were looked for above.
         if (family !== "c" && REOPENED.has(family)) {
-          const pieces = this.#qualifiedAs(`${sym.qualifiedName}.${name}`, name, "method", family).filter(([file]) => file !== path);
+          const pieces = this.#qualifiedAs(`${sym.qualifiedName}.${name}`, name, "method", family).filter(([file, i]) => file !== path || symbols[i]!.parent !== s);
           if (pieces.length > 0) return { refs: pieces, how: "local" };
         }
         const inherited = this.#inBases([path, s], name, 0, new Set());
@@ -263,6 +266,7 @@ export class Resolver {
     if (top.length > 0) return { refs: top.map((i) => [path, i] as const), how: "local" };
     if (family === "c") return this.#fromIncludes(path, name);
     if (DECLARED_NAMESPACES.has(language)) return this.#inNamespaces(path, language, symbols, name);
+    if (language === "swift") return this.#inSwiftModules(path, name);
     if (language === "go" || language === "java") {
       this.#refs.add(name);
       const refs: SymbolRef[] = [];
@@ -327,10 +331,12 @@ export class Resolver {
     const symbols = this.#src.symbols(path);
     const cls = symbols[index];
     if (!cls) return null;
-    const direct = childrenNamed(symbols, index, name);
-    if (direct.length > 0) return { refs: direct.map((i) => [path, i] as const), how: "receiver" };
     const language = this.#src.language(path);
     const family = languageFamily(language);
+    const direct = childrenNamed(symbols, index, name);
+    // A Swift protocol's requirement is also implemented by default in its extensions: both are meant.
+    const defaults = family === "swift" && cls.kind === "interface";
+    if (direct.length > 0 && !defaults) return { refs: direct.map((i) => [path, i] as const), how: "receiver" };
     if (REOPENED.has(family)) {
       // Declared in no class body the index holds, defined outside one (`void Foo::run() {…}`), or
       // in another piece of the class (a C# partial class, a reopened Ruby class).
@@ -548,6 +554,27 @@ export class Resolver {
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     for (const [file] of refs) this.#deps.add(file);
     return { refs, how: "import" };
+  }
+
+  /**
+   * A bare Swift name: a top-level definition of the file's own module (every file of a module
+   * sees the others' without an import), else of a module it imports.
+   */
+  #inSwiftModules(path: string, name: string): Found | null {
+    this.#refs.add(name);
+    const root = swiftModuleRoot(path);
+    const own: SymbolRef[] = [];
+    const imported: SymbolRef[] = [];
+    let modules: ReadonlySet<string> | undefined;
+    for (const { ref, symbol } of this.#definitionsNamed("swift", name)) {
+      if (ref[0] === path || symbol.parent !== -1 || symbol.kind === "impl") continue;
+      if (swiftModuleRoot(ref[0]) === root) own.push(ref);
+      else if ((modules ??= new Set(this.#src.imports(path).map((imp) => imp.module.split(".")[0]!))).has(swiftModuleName(ref[0]))) imported.push(ref);
+    }
+    const refs = own.length > 0 ? own : imported;
+    if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
+    for (const [file] of refs) this.#deps.add(file);
+    return { refs, how: own.length > 0 ? "local" : "import" };
   }
 
   /** Every definition named `name` in `language`, memoised: files look up the same names over and over. */

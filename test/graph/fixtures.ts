@@ -580,3 +580,55 @@ object Main {
 }
 `,
 };
+
+/** A Swift package: two targets (modules) and a test target, an extension in a file of its own, a protocol's default implementation. */
+export const SWIFT: Record<string, string> = {
+  "Sources/Core/Gateway.swift": `open class Gateway {
+    public init() {}
+    open func send(_ n: Int) -> Int { Retry.run(n) }
+}
+`,
+  "Sources/Core/Retry.swift": `public enum Retry {
+    public static func run(_ n: Int) -> Int { n }
+}
+
+public func limit(_ n: Int) -> Int { n }
+public func clamp(_ n: Int) -> Int { n }
+
+public protocol Payments { func pay() -> Int }
+
+extension Payments {
+    public func pay() -> Int { 0 }
+}
+`,
+  "Sources/Shop/Limits.swift": `func limit(_ n: Int) -> Int { n }
+`,
+  "Sources/Shop/StripeGateway.swift": `import Core
+
+final class StripeGateway: Gateway, Payments {
+    func charge(_ n: Int) -> Int {
+        let x = clamp(limit(n))
+        send(x)
+        self.send(x)
+        return super.send(x)
+    }
+
+    func total() -> Int { pay() }
+}
+`,
+  "Sources/Shop/StripeGateway+Refund.swift": `extension StripeGateway {
+    func refund(_ n: Int) -> Int { charge(-n) }
+    static func make() -> StripeGateway { StripeGateway() }
+}
+`,
+  "Tests/ShopTests/StripeGatewayTests.swift": `import XCTest
+@testable import Shop
+
+final class StripeGatewayTests: XCTestCase {
+    func testRefund() {
+        let g = StripeGateway.make()
+        XCTAssertEqual(g.refund(1), -1)
+    }
+}
+`,
+};

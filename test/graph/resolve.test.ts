@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import type { CallsResult } from "../../src/graph/types.js";
 import { TempRepo } from "../helpers/repo.js";
-import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, KOTLIN, PHP, PYTHON, RUBY, RUST, SCALA, SHELL, WORKSPACE } from "./fixtures.js";
+import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, KOTLIN, PHP, PYTHON, RUBY, RUST, SCALA, SHELL, SWIFT, WORKSPACE } from "./fixtures.js";
 
 /** `caller path:qualified name how` for each call site of a callers answer. */
 function callerEdges(result: CallsResult): string[] {
@@ -442,5 +442,48 @@ describe("call resolution: Scala", () => {
   it("finds a companion object's method through its class's name, imported with a wildcard", async () => {
     expect(calleeEdges(await engine().callees("Main.main"))).toEqual(["shop/src/main/scala/com/acme/shop/StripeGateway.scala:com.acme.shop.StripeGateway.create receiver"]);
     expect((await engine().related("app/src/main/scala/com/acme/app/Main.scala")).imports).toEqual(["shop/src/main/scala/com/acme/shop/StripeGateway.scala"]);
+  });
+});
+
+describe("call resolution: Swift", () => {
+  const engine = fixture(SWIFT);
+
+  it("prefers the file's own module to an imported one, and resolves bare, self. and super. calls through the hierarchy", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.charge"))).toEqual([
+      "Sources/Core/Retry.swift:clamp import",
+      // Core defines a `limit` too: the module's own comes first, as the compiler takes it.
+      "Sources/Shop/Limits.swift:limit local",
+      "Sources/Core/Gateway.swift:Gateway.send hierarchy",
+      "Sources/Core/Gateway.swift:Gateway.send hierarchy",
+      "Sources/Core/Gateway.swift:Gateway.send hierarchy",
+    ]);
+    expect(calleeEdges(await engine().callees("Gateway.send"))).toEqual(["Sources/Core/Retry.swift:Retry.run receiver"]);
+  });
+
+  it("resolves across a type and its extensions, both ways", async () => {
+    // From an extension (in a file of its own) to the class body, and to the class itself.
+    expect(calleeEdges(await engine().callees("StripeGateway.refund"))).toEqual(["Sources/Shop/StripeGateway.swift:StripeGateway.charge local"]);
+    expect(calleeEdges(await engine().callees("StripeGateway.make"))).toEqual(["Sources/Shop/StripeGateway.swift:StripeGateway local"]);
+    // From a test of another module (`@testable import Shop`), through the type to its extension.
+    expect(calleeEdges(await engine().callees("StripeGatewayTests.testRefund"))).toEqual([
+      "Sources/Shop/StripeGateway+Refund.swift:StripeGateway.make receiver",
+      "Sources/Shop/StripeGateway+Refund.swift:StripeGateway.refund unique",
+    ]);
+  });
+
+  it("resolves a protocol method to its requirement and its default implementation", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.total"))).toEqual([
+      "Sources/Core/Retry.swift:Payments.pay hierarchy",
+      "Sources/Core/Retry.swift:Payments.pay hierarchy",
+    ]);
+  });
+
+  it("resolves an import to the files of the module it names", async () => {
+    expect((await engine().related("Tests/ShopTests/StripeGatewayTests.swift")).imports).toEqual([
+      "Sources/Shop/Limits.swift",
+      "Sources/Shop/StripeGateway+Refund.swift",
+      "Sources/Shop/StripeGateway.swift",
+    ]);
+    expect((await engine().related("Sources/Shop/StripeGateway.swift")).imports).toEqual(["Sources/Core/Gateway.swift", "Sources/Core/Retry.swift"]);
   });
 });

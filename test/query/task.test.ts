@@ -151,10 +151,10 @@ describe("parseTask", () => {
 
 describe("isTestPath and isDocPath", () => {
   it("recognise test files across languages", () => {
-    for (const p of ["tests/test_cart.py", "pkg/test_x.py", "src/cart.test.ts", "a/b_test.go", "src/__tests__/x.js", "conftest.py", "testing/helpers.py", "src/FooTest.java"]) {
+    for (const p of ["tests/test_cart.py", "pkg/test_x.py", "src/cart.test.ts", "a/b_test.go", "src/__tests__/x.js", "conftest.py", "testing/helpers.py", "src/FooTest.java", "Sources/KitTests/ParserTests.swift", "app/src/ParserTest.kt"]) {
       expect(isTestPath(p), p).toBe(true);
     }
-    for (const p of ["src/_pytest/python.py", "shop/contest.py", "src/latest.ts", "attestation/x.go"]) expect(isTestPath(p), p).toBe(false);
+    for (const p of ["src/_pytest/python.py", "shop/contest.py", "src/latest.ts", "attestation/x.go", "src/Latest.java", "Sources/Kit/Contest.swift"]) expect(isTestPath(p), p).toBe(false);
   });
 
   it("recognise documentation", () => {

@@ -17,12 +17,13 @@ const WRAPPERS: ReadonlySet<string> = new Set([
   "type_declaration",
   "template_declaration",
 ]);
-const COMMENTS: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment"]);
+const COMMENTS: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment", "multiline_comment"]);
 /** Children of a class or interface that list its bases (Python's `superclasses` is read by field). */
 const HERITAGE: ReadonlySet<string> = new Set([
   "class_heritage", "extends_clause", "implements_clause", "extends_type_clause",
   "superclass", "super_interfaces", "extends_interfaces", "type_list", "base_class_clause", "base_list",
   "base_clause", "class_interface_clause", "delegation_specifiers", "delegation_specifier", "constructor_invocation",
+  "inheritance_specifier",
 ]);
 /** Nodes in a heritage list that name a base; keyword arguments and type arguments are not bases. */
 const BASE_NAMES: ReadonlySet<string> = new Set([
@@ -242,9 +243,7 @@ function buildSymbols(
         ? [parentSym?.qualifiedName ?? "", ...scopeSegments(def.recv)].filter((q) => q !== "").join(".")
         : bareTypeName(def.recv);
     const anchor = outerNode(node);
-    const bases = kind === "class" || kind === "interface" || ((c || language === "csharp") && kind === "struct") || (language === "ruby" && kind === "module")
-      ? basesOf(node, language)
-      : [];
+    const bases = hasBases(language, kind) ? basesOf(node, language) : [];
     const end = def.end ?? node.endIndex;
     symbols.push({
       name: def.name,
@@ -264,6 +263,16 @@ function buildSymbols(
     stack.push(symbols.length - 1);
   }
   return { symbols, starts, ends };
+}
+
+/**
+ * Whether a kind of definition names bases: classes and interfaces; C, C++, C# and Swift structs;
+ * Swift enums (both conform to protocols); Ruby modules (their mixins).
+ */
+function hasBases(language: CodeLanguage, kind: SymbolKind): boolean {
+  if (kind === "class" || kind === "interface") return true;
+  if (kind === "struct") return isC(language) || language === "csharp" || language === "swift";
+  return (language === "swift" && kind === "enum") || (language === "ruby" && kind === "module");
 }
 
 /**
@@ -435,7 +444,7 @@ function kotlinKind(node: TSNode, nameNode: TSNode, kind: SymbolKind, source: st
 /**
  * What a call names where the language writes it as something else: Ruby's `Foo::Bar.new(…)`
  * constructs `Bar` (a call of the class, as `new Bar()` is elsewhere); a receiver written with its
- * scope (Ruby's `A::Helper.run`, C#'s `Acme.Util.Helper.Run`) is its type's bare name.
+ * scope (Ruby's `A::Helper.run`, C#'s `Acme.Util.Helper.Run`, Swift's `Kit.Parser.parse`) is its type's bare name.
  */
 function dynamicCall(language: CodeLanguage, callee: string, receiver: string): { callee: string; receiver: string } {
   if (language === "ruby") {
@@ -443,7 +452,7 @@ function dynamicCall(language: CodeLanguage, callee: string, receiver: string): 
     if (callee === "new" && constant) return { callee: constant, receiver: "" };
     return { callee, receiver: constant || receiver };
   }
-  if (language === "csharp" && /^(?:global::)?[A-Z]\w*(?:\.[A-Z]\w*)+$/.test(receiver)) return { callee, receiver: receiver.slice(receiver.lastIndexOf(".") + 1) };
+  if ((language === "csharp" || language === "swift") && /^(?:global::)?[A-Z]\w*(?:\.[A-Z]\w*)+$/.test(receiver)) return { callee, receiver: receiver.slice(receiver.lastIndexOf(".") + 1) };
   // PHP's `\App\Support\helper()` and `\App\Models\User::find()`: the bare names.
   if (language === "php") return { callee: callee.slice(callee.lastIndexOf("\\") + 1), receiver: /^\\?\w+(?:\\\w+)+$/.test(receiver) ? receiver.slice(receiver.lastIndexOf("\\") + 1) : receiver };
   return { callee, receiver };

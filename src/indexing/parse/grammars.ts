@@ -78,6 +78,8 @@ const PACKAGES: Readonly<Record<CodeLanguage, { module: string; member?: string;
   php: { module: "tree-sitter-php", member: "php" },
   kotlin: { module: "@tree-sitter-grammars/tree-sitter-kotlin" },
   scala: { module: "tree-sitter-scala" },
+  // An optional dependency: a machine without it indexes Swift as text (native-notes/tree-sitter.md).
+  swift: { module: "tree-sitter-swift" },
 };
 
 /**

@@ -34,6 +34,8 @@ export function decodeImport(language: CodeLanguage, node: TSNode): ImportInfo[]
       return kotlinImport(node, line);
     case "scala":
       return scalaImport(node, line);
+    case "swift":
+      return swiftImport(node, line);
   }
 }
 
@@ -306,4 +308,18 @@ function scalaImport(node: TSNode, line: number): ImportInfo[] {
     } else if (s.type === "namespace_wildcard") names.push({ name: "*", alias: "" });
   }
   return names.length > 0 ? [imp(path.join("."), names, "", "import", line)] : [];
+}
+
+/**
+ * `import Kit` (a module: its files are the target's), `@testable import Kit`, `import Kit.Sub` (a
+ * submodule of Kit), `import struct Kit.Point` (one declaration of Kit).
+ */
+function swiftImport(node: TSNode, line: number): ImportInfo[] {
+  const path = node.namedChildren.find((c) => c.type === "identifier");
+  if (!path) return [];
+  const segments = path.namedChildren.map((c) => c.text);
+  if (segments.length === 0) return [];
+  const declaration = /\bimport\s+(?:typealias|struct|class|enum|protocol|let|var|func|actor)\s/.test(node.text);
+  if (declaration && segments.length > 1) return [imp(segments.slice(0, -1).join("."), [{ name: segments[segments.length - 1]!, alias: "" }], "", "import", line)];
+  return [imp(segments.join("."), [], "", "import", line)];
 }

@@ -267,6 +267,30 @@ const SCALA = `
 (import_declaration) @import
 `;
 
+/**
+ * Swift: classes, actors, structs, enums and protocols (`class_declaration` told apart by its
+ * keyword), extensions as the type's other pieces (`impl`, as Rust's), functions, initializers,
+ * subscripts, computed properties (a getter's body is code, a SwiftUI view's `body` all of it),
+ * protocol requirements, type aliases; calls plain and through a receiver, trailing closures
+ * included (a subscript, `items[i]`, is a call with brackets: no call); imports.
+ */
+const SWIFT = `
+(class_declaration declaration_kind: ["class" "actor"] name: (type_identifier) @name) @def.class
+(class_declaration declaration_kind: "struct" name: (type_identifier) @name) @def.struct
+(class_declaration declaration_kind: "enum" name: (type_identifier) @name) @def.enum
+(class_declaration declaration_kind: "extension" name: (_) @name) @def.impl
+(protocol_declaration name: (type_identifier) @name) @def.interface
+[(function_declaration name: (simple_identifier) @name) (protocol_function_declaration name: (simple_identifier) @name)] @def.function
+[(init_declaration "init" @name) (deinit_declaration "deinit" @name) (subscript_declaration "subscript" @name)] @def.function
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @name) computed_value: (computed_property)) @def.function
+(typealias_declaration name: (type_identifier) @name) @def.type
+(call_expression . [
+  (simple_identifier) @callee
+  (navigation_expression target: (_) @receiver suffix: (navigation_suffix suffix: (simple_identifier) @callee))]
+  (call_suffix [(value_arguments "(") (lambda_literal)])) @call
+(import_declaration) @import
+`;
+
 export const QUERIES: Readonly<Record<CodeLanguage, string>> = {
   python: PYTHON,
   javascript: JAVASCRIPT,
@@ -283,6 +307,7 @@ export const QUERIES: Readonly<Record<CodeLanguage, string>> = {
   php: PHP,
   kotlin: KOTLIN,
   scala: SCALA,
+  swift: SWIFT,
 };
 
 /**

@@ -16,7 +16,7 @@ export interface ShownFile {
 
 /** Markdown fence languages. */
 const FENCE: Readonly<Record<Language, string>> = {
-  python: "python", javascript: "javascript", typescript: "typescript", tsx: "tsx", java: "java", go: "go", rust: "rust", c: "c", cpp: "cpp", csharp: "csharp", ruby: "ruby", bash: "bash", php: "php", kotlin: "kotlin", scala: "scala",
+  python: "python", javascript: "javascript", typescript: "typescript", tsx: "tsx", java: "java", go: "go", rust: "rust", c: "c", cpp: "cpp", csharp: "csharp", ruby: "ruby", bash: "bash", php: "php", kotlin: "kotlin", scala: "scala", swift: "swift",
   markdown: "markdown", html: "html", css: "css", sql: "sql", yaml: "yaml", json: "json", toml: "toml",
 };
 

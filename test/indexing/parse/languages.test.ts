@@ -426,6 +426,38 @@ enum Mode { case Test, Live }
 type Id = String
 def topLevel() = StripeGateway.create().charge(1)
 `,
+  "swift/StripeGateway.swift": `import Foundation
+@testable import ShopKit
+import struct Core.Money
+
+/// Charges cards.
+/// Retries on timeouts.
+public final class StripeGateway: Gateway, Sendable {
+    var name: String { "stripe" }
+
+    init(key: String) {
+        super.init()
+    }
+
+    func charge(_ amount: Int) async throws -> Int {
+        let n = limit(amount)
+        self.send(n)
+        Log.info("x")
+        Core.Retry.run { send(n) }
+        return items[n]
+    }
+
+    static func create() -> StripeGateway { StripeGateway(key: "k") }
+}
+
+struct Point<T>: Equatable { mutating func move() {} }
+enum Mode: String { case test, live }
+protocol Payments { func pay() }
+extension StripeGateway: Payments { func pay() { charge(1) } }
+actor Ledger { func record() {} }
+typealias Id = String
+func topLevel() { StripeGateway.create().pay() }
+`,
 };
 
 type Sym = [kind: string, qualifiedName: string, start: number, end: number, parent: string | null];
@@ -905,6 +937,51 @@ describe("extraction per language (through the index)", () => {
     ]);
   });
 
+  it("swift: classes, structs, enums, protocols, extensions as the type's other pieces, actors, initializers, computed properties, imports", () => {
+    const sw = parsed("swift/StripeGateway.swift");
+    expect(symbols(sw)).toEqual([
+      ["class", "StripeGateway", 7, 23, null],
+      // A computed property is code: a getter.
+      ["method", "StripeGateway.name", 8, 8, "StripeGateway"],
+      ["method", "StripeGateway.init", 10, 12, "StripeGateway"],
+      ["method", "StripeGateway.charge", 14, 20, "StripeGateway"],
+      ["method", "StripeGateway.create", 22, 22, "StripeGateway"],
+      ["struct", "Point", 25, 25, null],
+      ["method", "Point.move", 25, 25, "Point"],
+      ["enum", "Mode", 26, 26, null],
+      ["interface", "Payments", 27, 27, null],
+      ["method", "Payments.pay", 27, 27, "Payments"],
+      // An extension: another piece of its type, its methods qualified by the type.
+      ["impl", "StripeGateway", 28, 28, null],
+      ["method", "StripeGateway.pay", 28, 28, "StripeGateway"],
+      ["class", "Ledger", 29, 29, null],
+      ["method", "Ledger.record", 29, 29, "Ledger"],
+      ["type", "Id", 30, 30, null],
+      ["function", "topLevel", 31, 31, null],
+    ]);
+    expect(sw.symbols[0]).toMatchObject({ signature: "public final class StripeGateway: Gateway, Sendable", doc: "Charges cards.", bases: ["Gateway", "Sendable"] });
+    expect(sw.symbols[3]!.signature).toBe("func charge(_ amount: Int) async throws -> Int");
+    expect(sw.symbols[5]).toMatchObject({ signature: "struct Point<T>: Equatable", bases: ["Equatable"] });
+    expect(calls(sw)).toEqual([
+      ["StripeGateway.init", "init", "super", 11],
+      ["StripeGateway.charge", "limit", "", 15],
+      ["StripeGateway.charge", "send", "self", 16],
+      ["StripeGateway.charge", "info", "Log", 17],
+      // `Core.Retry`: the type's bare name; a trailing closure is the call's argument. A subscript is no call.
+      ["StripeGateway.charge", "run", "Retry", 18],
+      ["StripeGateway.charge", "send", "", 18],
+      ["StripeGateway.create", "StripeGateway", "", 22],
+      ["StripeGateway.pay", "charge", "", 28],
+      ["topLevel", "create", "StripeGateway", 31],
+      ["topLevel", "pay", "StripeGateway.create()", 31],
+    ]);
+    expect(sw.imports).toEqual([
+      { module: "Foundation", names: [], alias: "", kind: "import", line: 1 },
+      { module: "ShopKit", names: [], alias: "", kind: "import", line: 2 },
+      { module: "Core", names: [{ name: "Money", alias: "" }], alias: "", kind: "import", line: 3 },
+    ]);
+  });
+
   it("records language and line counts on each file", () => {
     const store = storeOf(engine)!;
     expect(store.file("rs/point.rs")).toMatchObject({ language: "rust", lines: 25, skipped: null });
@@ -918,5 +995,6 @@ describe("extraction per language (through the index)", () => {
     expect(store.file("php/UserController.php")).toMatchObject({ language: "php" });
     expect(store.file("kt/StripeGateway.kt")).toMatchObject({ language: "kotlin" });
     expect(store.file("scala/StripeGateway.scala")).toMatchObject({ language: "scala" });
+    expect(store.file("swift/StripeGateway.swift")).toMatchObject({ language: "swift" });
   });
 });
