@@ -41,30 +41,26 @@ function stemOf(path: string): string {
  */
 export function fileModuleKeys(path: string): string[] {
   const keys = new Set([`mod:${stemOf(path)}`, `mod:${stemOf(dirOf(path))}`]);
-  // A Swift file is imported by its module's name, however deep in the module it sits.
-  if (languageOf(path) === "swift") keys.add(`mod:${swiftModuleName(path)}`);
+  // A Swift file is imported by its module's name, however deep in the module it sits: one of its
+  // folders' names (see ModuleResolver.swiftModule), all of them keyed rather than worked out here.
+  if (languageOf(path) === "swift") for (const folder of dirOf(path).split("/")) keys.add(`mod:${folder}`);
   keys.delete("mod:");
   return [...keys];
 }
 
-/**
- * The folder of the Swift module (a SwiftPM target) a file belongs to: `Sources/<Target>` or
- * `Tests/<Target>`, in the package's folder; elsewhere the file's first folder (an Xcode
- * project's target folder), or "" for a file at the root. Every file of a module sees the
- * top-level declarations of the others without an import.
- */
-export function swiftModuleRoot(path: string): string {
-  const target = /^(?:.*\/)?(?:Sources|Tests)\/[^/]+(?=\/)/.exec(path);
-  if (target) return target[0];
-  const slash = path.indexOf("/");
-  return slash < 0 ? "" : path.slice(0, slash);
+/** The module a Swift import names: `Kit` of `import Kit.Sub` and of `import struct Kit.Point`. */
+export function swiftImportedModule(imp: ImportInfo): string {
+  return imp.module.split(".")[0]!;
 }
 
-/** The name `import` gives a Swift file's module: its root folder's name. */
-export function swiftModuleName(path: string): string {
-  const root = swiftModuleRoot(path);
-  return root.slice(root.lastIndexOf("/") + 1);
+/** A Swift module: the folder its files are under, and the name `import` gives it. */
+export interface SwiftModule {
+  readonly root: string;
+  readonly name: string;
 }
+
+/** SwiftPM's default target folders, beside a `Package.swift`. */
+const SWIFTPM_FOLDERS: ReadonlySet<string> = new Set(["Sources", "Tests", "Plugins"]);
 
 /** The package a bare JS specifier names (`@scope/name/x` -> `@scope/name`, `name/x` -> `name`), or null for a relative one. */
 export function packageName(specifier: string): string | null {
@@ -81,6 +77,8 @@ const FILE_EXTENSION = /\.(?:[cm]?[jt]sx?|sh|bash|rb|php|css|scss|sass|less|html
 export const PACKAGE_KEY = "pkg:";
 /** The key under which a resolution records that it read the include folders of build files (see graph-stage). */
 export const INCLUDE_KEY = "inc:";
+/** The key under which a Swift file's resolution records that it read the modules of Package.swift files. */
+export const SWIFT_TARGETS_KEY = "swiftpm:";
 
 /** Whether an import is a C/C++ `#include`. */
 export function isInclude(imp: ImportInfo): boolean {
@@ -107,6 +105,7 @@ export function moduleKeys(imp: ImportInfo, language: Language): string[] {
   if (last) keys.add(`mod:${last}`);
   if (last && languageFamily(language) === "css") keys.add(`mod:_${last}`);
   for (const { name } of imp.names) if (name !== "*" && name !== "default") keys.add(`mod:${name}`);
+  if (language === "swift") keys.add(`mod:${swiftImportedModule(imp)}`);
   return [...keys];
 }
 
@@ -119,6 +118,8 @@ export interface RepoLayout {
    * for the files under its build file's folder (`scope`, "" for all).
    */
   includeDirs?: ReadonlyArray<{ scope: string; dirs: readonly string[] }>;
+  /** Swift modules that a `Package.swift` gives a folder of their own (`path:`). */
+  swiftTargets?: readonly SwiftModule[];
 }
 
 /**
@@ -132,8 +133,10 @@ export class ModuleResolver {
   readonly #byStem = new Map<string, Array<{ path: string; module: string }>>();
   /** Folder -> its source files, for Go packages and Java same-package classes. */
   readonly #byDir = new Map<string, string[]>();
-  /** Swift module name -> its files (see swiftModuleRoot). */
+  /** Swift module name -> its files (see swiftModule). */
   readonly #swiftModules = new Map<string, string[]>();
+  readonly #swiftTargets: readonly SwiftModule[];
+  readonly #swiftModuleOf = new Map<string, SwiftModule>();
   /** Resolutions by importing folder and specifier: a repository imports the same modules over and over. */
   readonly #memo = new Map<string, string[]>();
 
@@ -146,6 +149,7 @@ export class ModuleResolver {
     this.#paths = new Set(paths);
     this.#packages = layout.packages ?? new Map();
     this.#includeDirs = layout.includeDirs ?? [];
+    this.#swiftTargets = layout.swiftTargets ?? [];
     for (const path of this.#paths) {
       const language = languageOf(path);
       if (!language) continue;
@@ -161,7 +165,7 @@ export class ModuleResolver {
       if (list) list.push({ path, module });
       else this.#byStem.set(key, [{ path, module }]);
       if (language === "swift") {
-        const name = swiftModuleName(path);
+        const { name } = this.swiftModule(path);
         const files = this.#swiftModules.get(name);
         if (files) files.push(path);
         else this.#swiftModules.set(name, [path]);
@@ -173,6 +177,36 @@ export class ModuleResolver {
 
   has(path: string): boolean {
     return this.#paths.has(path);
+  }
+
+  /**
+   * The Swift module a file belongs to; every file of a module sees the top-level declarations of
+   * the others without an import. In order: a manifest's target with a folder of its own (the
+   * deepest that holds the file); SwiftPM's `Sources/<Target>/`, `Tests/<Target>/`,
+   * `Plugins/<Target>/` beside the nearest `Package.swift`; without a manifest `App/Sources/…`
+   * (Tuist, XcodeGen) is module App and `Sources/Kit/…` Kit; else the file's first folder (an
+   * Xcode project's target folder), "" at the root.
+   */
+  swiftModule(path: string): SwiftModule {
+    let found = this.#swiftModuleOf.get(path);
+    if (!found) this.#swiftModuleOf.set(path, (found = this.#findSwiftModule(path)));
+    return found;
+  }
+
+  #findSwiftModule(path: string): SwiftModule {
+    let target: SwiftModule | undefined;
+    for (const t of this.#swiftTargets) if (path.startsWith(`${t.root}/`) && (!target || t.root.length > target.root.length)) target = t;
+    if (target) return target;
+    const parts = path.split("/");
+    for (let i = parts.length - 3; i >= 0; i--) {
+      if (!SWIFTPM_FOLDERS.has(parts[i]!)) continue;
+      const base = parts.slice(0, i).join("/");
+      if (this.#paths.has(base === "" ? "Package.swift" : `${base}/Package.swift`)) return { root: parts.slice(0, i + 2).join("/"), name: parts[i + 1]! };
+    }
+    const sources = parts.indexOf("Sources");
+    if (sources > 0 && sources < parts.length - 1) return { root: parts.slice(0, sources).join("/"), name: parts[sources - 1]! };
+    if (sources === 0 && parts.length > 2) return { root: `Sources/${parts[1]!}`, name: parts[1]! };
+    return parts.length > 1 ? { root: parts[0]!, name: parts[0]! } : { root: "", name: "" };
   }
 
   /** Source files in the folder of `path`, of the same language family (a Go package, a Java package). */
@@ -216,7 +250,7 @@ export class ModuleResolver {
         return imp.kind === "require" ? this.#script("php", from, imp.module) : [];
       case "swift":
         // `import Kit.Sub`, `import struct Kit.Point`: the files of module Kit.
-        return [...(this.#swiftModules.get(imp.module.split(".")[0]!) ?? [])];
+        return [...(this.#swiftModules.get(swiftImportedModule(imp)) ?? [])];
       case "csharp":
       case "kotlin":
       case "scala":

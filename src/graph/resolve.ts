@@ -1,6 +1,6 @@
 import type { ImportInfo, Language, ParsedFile, SymbolInfo, SymbolKind } from "../core/types.js";
 import { lastSegment, scopeSegments } from "../core/cxx-names.js";
-import { isInclude, languageFamily, moduleKeys, swiftModuleName, swiftModuleRoot, type ModuleResolver } from "./modules.js";
+import { isInclude, languageFamily, moduleKeys, SWIFT_TARGETS_KEY, swiftImportedModule, type ModuleResolver } from "./modules.js";
 import { DECLARED_NAMESPACES } from "../core/languages.js";
 import { importedNames, namespaceScope, scopeOf, type NamespaceScope } from "./namespaces.js";
 import type { CallEdge, FileGraph, ImportEdge, Resolution, SymbolRef } from "../store/types.js";
@@ -73,7 +73,7 @@ const LIBRARY_METHODS: ReadonlySet<string> = new Set([
   "Println", "Printf", "Sprintf", "Errorf", "Error", "String",
 ]);
 
-/** The same, of the standard libraries of Ruby (Enumerable, Object) and C# (collections, LINQ, System.Object). */
+/** The same, of the standard libraries of Ruby (Enumerable, Object), C# (collections, LINQ, System.Object) and Swift (Sequence, Collection, String). */
 const FAMILY_LIBRARY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   ruby: new Set([
     "each", "each_with_index", "each_with_object", "each_pair", "map", "flat_map", "collect", "select", "reject", "filter_map",
@@ -89,6 +89,14 @@ const FAMILY_LIBRARY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
     "SingleOrDefault", "Last", "Count", "Sum", "Max", "Min", "OrderBy", "OrderByDescending", "GroupBy", "Dispose",
     "DisposeAsync", "WriteLine", "Write", "Format", "Join", "Split", "Trim", "Substring", "StartsWith", "EndsWith",
     "ToLower", "ToUpper", "Append", "AppendLine", "Clear", "Insert", "ConfigureAwait", "Wait", "Invoke", "GetValueOrDefault",
+  ]),
+  swift: new Set([
+    "first", "last", "compactMap", "flatMap", "sorted", "sort", "joined", "hasPrefix", "hasSuffix", "lowercased", "uppercased",
+    "enumerated", "reversed", "dropFirst", "dropLast", "prefix", "suffix", "removeAll", "removeFirst", "removeLast",
+    "firstIndex", "lastIndex", "allSatisfy", "contains", "union", "formUnion", "intersection", "subtracting", "min", "max",
+    "starts", "split", "trimmingCharacters", "replacingOccurrences", "components", "appending", "description", "isEmpty",
+    "append", "insert", "remove", "index", "distance", "zip", "forEach", "lazy", "async", "sink", "store", "dispatch",
+    "init", "hash", "encode", "decode", "fulfill", "wait",
   ]),
 };
 
@@ -141,6 +149,8 @@ export class Resolver {
   readonly #namespaces = new Map<string, string[]>();
   /** Definitions by language and name (see #definitionsNamed). */
   readonly #named = new Map<string, Array<{ ref: SymbolRef; symbol: SymbolInfo }>>();
+  /** Swift file -> the modules it imports. */
+  readonly #swiftImports = new Map<string, ReadonlySet<string>>();
   /** File -> what its code sees by bare names, in the languages of declared namespaces. */
   readonly #namespaceScopes = new Map<string, NamespaceScope>();
 
@@ -158,9 +168,12 @@ export class Resolver {
         ? [...new Set(importedNames(language, imp).flatMap((n) => this.#namespaceFiles(language, n.qualified)))].sort()
         : this.#src.modules.resolve(path, language, imp)
       ).filter((t) => t !== path);
-      for (const t of targets) this.#deps.add(t);
+      // A Swift import's files are its module's whatever they define (a file added or removed is
+      // keyed, see fileModuleKeys): only the files that answer a name are dependencies.
+      if (language !== "swift") for (const t of targets) this.#deps.add(t);
       return { line: imp.line, module: imp.module, targets };
     });
+    if (language === "swift") this.#refs.add(SWIFT_TARGETS_KEY);
     const calls: CallEdge[] = [];
     let unresolved = 0;
     const memo = new Map<string, Found | null>();
@@ -249,15 +262,18 @@ export class Resolver {
       let local = childrenNamed(symbols, s, name);
       // A method defined in a namespace block (`int Foo::get() {…}`) is no name of that namespace.
       if (family === "c" && !classLike(sym.kind, family)) local = local.filter((i) => symbols[i]!.kind !== "method");
-      if (local.length > 0) return { refs: local.map((i) => [path, i] as const), how: "local" };
+      const localRefs = local.map((i) => [path, i] as const);
+      // A Swift type's methods are those of all its pieces: an overload in an extension is as much meant.
+      const allPieces = family === "swift" && classLike(sym.kind, family);
+      if (local.length > 0 && !allPieces) return { refs: localRefs, how: "local" };
       if (classScoped && classLike(sym.kind, family)) {
         // Another piece of the class: a C# partial class's other file, a Ruby class reopened
-        // elsewhere, a Swift extension (often in the class's own file). This one's own members
-        // were looked for above.
+        // elsewhere, a Swift type's declaration and extensions (often in one file).
         if (family !== "c" && REOPENED.has(family)) {
-          const pieces = this.#qualifiedAs(`${sym.qualifiedName}.${name}`, name, "method", family).filter(([file, i]) => file !== path || symbols[i]!.parent !== s);
-          if (pieces.length > 0) return { refs: pieces, how: "local" };
+          const pieces = this.#qualifiedAs(`${sym.qualifiedName}.${name}`, name, "method", family).filter(([file]) => allPieces || file !== path);
+          if (pieces.length > 0) return { refs: dedupe([...localRefs, ...pieces]), how: "local" };
         }
+        if (local.length > 0) return { refs: localRefs, how: "local" };
         const inherited = this.#inBases([path, s], name, 0, new Set());
         if (inherited) return inherited;
       }
@@ -333,16 +349,17 @@ export class Resolver {
     if (!cls) return null;
     const language = this.#src.language(path);
     const family = languageFamily(language);
-    const direct = childrenNamed(symbols, index, name);
-    // A Swift protocol's requirement is also implemented by default in its extensions: both are meant.
-    const defaults = family === "swift" && cls.kind === "interface";
-    if (direct.length > 0 && !defaults) return { refs: direct.map((i) => [path, i] as const), how: "receiver" };
+    const direct: SymbolRef[] = childrenNamed(symbols, index, name).map((i) => [path, i]);
+    // A Swift type's methods are those of all its pieces (overloads in its extensions, a protocol's
+    // requirement and its default implementations): found below, with these.
+    if (direct.length > 0 && family !== "swift") return { refs: direct, how: "receiver" };
     if (REOPENED.has(family)) {
       // Declared in no class body the index holds, defined outside one (`void Foo::run() {…}`), or
-      // in another piece of the class (a C# partial class, a reopened Ruby class).
+      // in another piece of the class (a C# partial class, a reopened Ruby class, a Swift extension).
       const outside = this.#qualifiedAs(`${family === "c" ? cls.name : cls.qualifiedName}.${name}`, name, "method", family);
-      if (outside.length > 0) return { refs: outside, how: "receiver" };
+      if (outside.length > 0) return { refs: dedupe([...direct, ...outside]), how: "receiver" };
     }
+    if (direct.length > 0) return { refs: direct, how: "receiver" };
     if (language === "go" || language === "rust") {
       // Methods live outside the type: in impl blocks (Rust), beside it in the package (Go).
       const qualified = `${cls.name}.${name}`;
@@ -365,11 +382,28 @@ export class Resolver {
 
   /** Whether the class at `ref` names a base that does not resolve to a class of the repository. */
   #hasUnresolvedBase(ref: SymbolRef): boolean {
-    const symbols = this.#src.symbols(ref[0]);
-    const language = this.#src.language(ref[0]);
-    const cls = symbols[ref[1]];
-    if (!cls || !language) return false;
-    return (cls.bases ?? []).some((base) => this.#type(ref[0], language, symbols, cls.parent, base) === null);
+    return this.#basesOf(ref).some(({ piece, base }) => this.#baseType(piece, base) === null);
+  }
+
+  /**
+   * The bases a class declares, each with the piece that names it: in Swift, those of all the
+   * type's pieces (`extension Foo: Payments` conforms Foo as much as its declaration does).
+   */
+  #basesOf(ref: SymbolRef): Array<{ piece: SymbolRef; base: string }> {
+    const cls = this.#src.symbols(ref[0])[ref[1]];
+    if (!cls) return [];
+    const own = (cls.bases ?? []).map((base) => ({ piece: ref, base }));
+    if (languageFamily(this.#src.language(ref[0])) !== "swift") return own;
+    const pieces = this.#definitionsNamed("swift", cls.name).filter(({ symbol }) => symbol.qualifiedName === cls.qualifiedName && classLike(symbol.kind, "swift"));
+    for (const { ref: [file] } of pieces) this.#deps.add(file);
+    return pieces.flatMap(({ ref: piece, symbol }) => (symbol.bases ?? []).map((base) => ({ piece, base })));
+  }
+
+  /** A base as the file of the piece that names it resolves it. */
+  #baseType(piece: SymbolRef, base: string): SymbolRef | null {
+    const symbols = this.#src.symbols(piece[0]);
+    const language = this.#src.language(piece[0]);
+    return language ? this.#type(piece[0], language, symbols, symbols[piece[1]]!.parent, base) : null;
   }
 
   /** `name` in the bases of the class at `ref` (nearest base first). */
@@ -388,12 +422,8 @@ export class Resolver {
   }
 
   #firstInBases(ref: SymbolRef, name: string, depth: number, seen: Set<string>): Found | null {
-    const [path, index] = ref;
-    const symbols = this.#src.symbols(path);
-    const language = this.#src.language(path);
-    if (!language) return null;
-    for (const base of symbols[index]?.bases ?? []) {
-      const baseRef = this.#type(path, language, symbols, symbols[index]!.parent, base);
+    for (const { piece, base } of this.#basesOf(ref)) {
+      const baseRef = this.#baseType(piece, base);
       if (!baseRef) continue;
       const found = this.#method(baseRef, name, depth + 1, seen);
       if (found) return { refs: found.refs, how: "hierarchy" };
@@ -461,6 +491,8 @@ export class Resolver {
     const key = `${kind}\u0000${family}\u0000${name}`;
     let found = this.#fallbacks.get(key);
     if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, (s) => FALLBACKS[kind](s, family), family)));
+    // Swift code sees the definitions of its own module and of those it imports, no others.
+    if (found && family === "swift") found = visible(found, found.refs.filter(([file]) => this.#swiftSight(path, file) !== null));
     if (found) for (const [file] of found.refs) if (file !== path) this.#deps.add(file);
     return found;
   }
@@ -562,19 +594,28 @@ export class Resolver {
    */
   #inSwiftModules(path: string, name: string): Found | null {
     this.#refs.add(name);
-    const root = swiftModuleRoot(path);
     const own: SymbolRef[] = [];
     const imported: SymbolRef[] = [];
-    let modules: ReadonlySet<string> | undefined;
     for (const { ref, symbol } of this.#definitionsNamed("swift", name)) {
       if (ref[0] === path || symbol.parent !== -1 || symbol.kind === "impl") continue;
-      if (swiftModuleRoot(ref[0]) === root) own.push(ref);
-      else if ((modules ??= new Set(this.#src.imports(path).map((imp) => imp.module.split(".")[0]!))).has(swiftModuleName(ref[0]))) imported.push(ref);
+      const sight = this.#swiftSight(path, ref[0]);
+      if (sight === "own") own.push(ref);
+      else if (sight === "imported") imported.push(ref);
     }
     const refs = own.length > 0 ? own : imported;
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     for (const [file] of refs) this.#deps.add(file);
     return { refs, how: own.length > 0 ? "local" : "import" };
+  }
+
+  /** How a Swift file sees the definitions of `file`: as its own module's, as an imported module's, or not at all. */
+  #swiftSight(path: string, file: string): "own" | "imported" | null {
+    const { modules } = this.#src;
+    const theirs = modules.swiftModule(file);
+    if (theirs.root === modules.swiftModule(path).root) return "own";
+    let imported = this.#swiftImports.get(path);
+    if (!imported) this.#swiftImports.set(path, (imported = new Set(this.#src.imports(path).map(swiftImportedModule))));
+    return imported.has(theirs.name) ? "imported" : null;
   }
 
   /** Every definition named `name` in `language`, memoised: files look up the same names over and over. */
@@ -611,9 +652,7 @@ export class Resolver {
       const namespace = s.qualifiedName.slice(0, -s.name.length);
       return scopes.some((scope) => `${scope}.`.startsWith(namespace));
     });
-    if (refs.length === found.refs.length) return found;
-    if (refs.length === 0) return null;
-    return { refs, how: found.how === "ambiguous" && refs.length === 1 ? "unique" : found.how };
+    return visible(found, refs);
   }
 
   /** The repository files `path` includes, directly or through other includes (bounded). */
@@ -668,7 +707,7 @@ export class Resolver {
 
   /**
    * C/C++ symbols named `name` whose qualified name ends with `qualified` (`Foo.get` finds
-   * `fmt.Foo.get` too), of the kind asked (`any`, `method`, or a declaration's own kind for its
+   * `fmt.Foo.get` too; in another family, `qualified` exactly), of the kind asked (`any`, `method`, or a declaration's own kind for its
    * definitions); definitions rather than declarations when both exist. Memoised per resolver.
    */
   #qualifiedAs(qualified: string, name: string, want: "any" | "method" | { definitionOf: SymbolKind }, family = "c"): SymbolRef[] {
@@ -683,7 +722,8 @@ export class Resolver {
       for (const file of this.#src.definers(name)) {
         if (languageFamily(this.#src.language(file)) !== family) continue;
         this.#src.symbols(file).forEach((s, i) => {
-          if (s.name === name && accept(s) && sameQualified(s.qualifiedName, qualified)) (s.decl ? decls : defs).push([file, i]);
+          const same = family === "c" ? sameQualified(s.qualifiedName, qualified) : s.qualifiedName === qualified;
+          if (s.name === name && accept(s) && same) (s.decl ? decls : defs).push([file, i]);
         });
       }
       this.#qualified.set(key, (refs = defs.length > 0 ? defs : decls));
@@ -776,6 +816,13 @@ function bind(scope: Scope, language: Language, imp: ImportInfo, files: string[]
         : [];
     scope.bindings.set(alias || name, { kind: "name", files: module, name, submodule: sub });
   }
+}
+
+/** What is left of an answer once only `refs` of it can be meant: null for none, `unique` for one left of several. */
+function visible(found: Found, refs: SymbolRef[]): Found | null {
+  if (refs.length === found.refs.length) return found;
+  if (refs.length === 0) return null;
+  return { refs, how: found.how === "ambiguous" && refs.length === 1 ? "unique" : found.how };
 }
 
 function childrenNamed(symbols: readonly SymbolInfo[], parent: number, name: string): number[] {

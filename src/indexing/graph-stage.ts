@@ -4,7 +4,8 @@ import { RepoFiles } from "../core/repo-file.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
 import { encodeGraph } from "../graph/codec.js";
 import { includeDirsOf, isBuildFile } from "../graph/include-dirs.js";
-import { dirOf, fileModuleKeys, INCLUDE_KEY, ModuleResolver, PACKAGE_KEY, type RepoLayout } from "../graph/modules.js";
+import { dirOf, fileModuleKeys, INCLUDE_KEY, ModuleResolver, PACKAGE_KEY, SWIFT_TARGETS_KEY, type RepoLayout, type SwiftModule } from "../graph/modules.js";
+import { isSwiftManifest, swiftTargetsOf } from "../graph/swift-targets.js";
 import { pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
 import type { IndexStore } from "../store/store.js";
@@ -98,6 +99,8 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     if (!cold && isPackageJson(path)) names.add(PACKAGE_KEY);
     // A build file may name other include folders: includes may resolve anew.
     if (!cold && isBuildFile(path)) names.add(INCLUDE_KEY);
+    // A Package.swift may give a module another folder: Swift files may belong to other modules.
+    if (!cold && isSwiftManifest(path)) names.add(SWIFT_TARGETS_KEY);
     // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
     if (languageOf(path) === null) continue;
     const exists = store.file(path) !== undefined;
@@ -156,18 +159,25 @@ function shapeOf(symbols: readonly SymbolInfo[], imports: readonly ImportInfo[])
 
 /**
  * What the repository's own files say about where modules are: package name -> folder, from the
- * package.json files of the index (a JS/TS monorepo's workspaces), and the C/C++ include folders
- * its build files name (compile_commands.json first: it is what the compiler was given).
+ * package.json files of the index (a JS/TS monorepo's workspaces), the C/C++ include folders
+ * its build files name (compile_commands.json first: it is what the compiler was given), and the
+ * Swift modules its Package.swift files give a folder of their own.
  */
 function repoLayout(store: IndexStore, root: string): RepoLayout {
   const packages = new Map<string, string>();
   const includeDirs: Array<{ scope: string; dirs: string[] }> = [];
+  const swiftTargets: SwiftModule[] = [];
   const files = new RepoFiles(root);
   for (const path of store.allPaths()) {
     const build = isBuildFile(path);
-    const record = build || isPackageJson(path) ? store.file(path) : undefined;
+    const manifest = isSwiftManifest(path);
+    const record = build || manifest || isPackageJson(path) ? store.file(path) : undefined;
     const text = record ? files.readIndexed(record) : null;
     if (text === null) continue;
+    if (manifest) {
+      swiftTargets.push(...swiftTargetsOf(path, text));
+      continue;
+    }
     if (build) {
       // A build file's folders serve the files under it (CMake's directory scope); a compilation
       // database's, every file, before the others.
@@ -186,7 +196,7 @@ function repoLayout(store: IndexStore, root: string): RepoLayout {
       // Not JSON (a template, a fixture): not a package.
     }
   }
-  return { packages, includeDirs };
+  return { packages, includeDirs, swiftTargets };
 }
 
 function isPackageJson(path: string): boolean {

@@ -14,7 +14,8 @@ describe("classifyPath", () => {
     expect(classifyPath("app/Models/User.php")).toEqual({ kind: "parsed", language: "php" });
     expect(classifyPath("build.gradle.kts")).toEqual({ kind: "parsed", language: "kotlin" });
     expect(classifyPath("src/main/scala/Foo.scala")).toEqual({ kind: "parsed", language: "scala" });
-    expect(classifyPath("Sources/App/main.swift")).toEqual({ kind: "text" });
+    expect(classifyPath("Sources/App/main.swift")).toEqual({ kind: "parsed", language: "swift" });
+    expect(classifyPath("lib/app.dart")).toEqual({ kind: "text" });
     for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "lib/valueOf"]) expect(classifyPath(name), name).toEqual({ kind: "unsupported" });
     expect(classifyPath("Makefile")).toEqual({ kind: "text" });
     expect(classifyPath("assets/logo.png")).toEqual({ kind: "unsupported" });
@@ -48,14 +49,15 @@ describe("classifyPath", () => {
 });
 
 describe("isTestPath", () => {
-  it("knows the test layouts of Python, Java, Go, Rust, JavaScript, C# and Ruby", () => {
+  it("knows the test layouts of Python, Java, Go, Rust, JavaScript, C#, Ruby, Kotlin and Swift", () => {
     for (const path of [
       "tests/test_cart.py", "src/test/java/com/acme/CartTest.java", "cart_test.go", "tests/integration.rs", "src/cart.spec.ts",
       "src/Shop.Tests/CartTests.cs", "Shop.UnitTests/Cart.cs", "CartTest.cs", "spec/models/cart_spec.rb", "test/cart_test.rb",
+      "Tests/ShopTests/CartTests.swift", "App/CartTests.swift", "app/src/jvmTest/kotlin/CartTest.kt",
     ]) {
       expect(isTestPath(path), path).toBe(true);
     }
-    for (const path of ["src/main/java/com/acme/Cart.java", "src/cart.go", "src/lib.rs", "src/testing_utils_not.rs", "src/Shop.Core/Cart.cs", "lib/contest.rb"]) {
+    for (const path of ["src/main/java/com/acme/Cart.java", "src/cart.go", "src/lib.rs", "src/testing_utils_not.rs", "src/Shop.Core/Cart.cs", "lib/contest.rb", "src/Latest.java", "Sources/Shop/Contest.swift"]) {
       expect(isTestPath(path), path).toBe(false);
     }
   });

@@ -581,8 +581,25 @@ object Main {
 `,
 };
 
-/** A Swift package: two targets (modules) and a test target, an extension in a file of its own, a protocol's default implementation. */
+/**
+ * A Swift package: two targets (modules), a test target and a tool with a folder of its own,
+ * extensions in files of their own, protocols' default implementations; beside it, an app laid
+ * out without a manifest (Tuist's `Targets/<App>/Sources`).
+ */
 export const SWIFT: Record<string, string> = {
+  "Package.swift": `// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "Shop",
+    targets: [
+        .target(name: "Core"),
+        .target(name: "Shop", dependencies: ["Core"]),
+        .executableTarget(name: "shop-cli", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser"), "Shop"], path: "Tools/shop-cli"),
+        .testTarget(name: "ShopTests", dependencies: ["Shop"]),
+    ]
+)
+`,
   "Sources/Core/Gateway.swift": `open class Gateway {
     public init() {}
     open func send(_ n: Int) -> Int { Retry.run(n) }
@@ -600,12 +617,20 @@ public protocol Payments { func pay() -> Int }
 extension Payments {
     public func pay() -> Int { 0 }
 }
+
+public protocol Auditable {}
+
+extension Auditable {
+    public func audit() {}
+}
 `,
   "Sources/Shop/Limits.swift": `func limit(_ n: Int) -> Int { n }
 `,
   "Sources/Shop/StripeGateway.swift": `import Core
 
 final class StripeGateway: Gateway, Payments {
+    init(key: String) { super.init() }
+
     func charge(_ n: Int) -> Int {
         let x = clamp(limit(n))
         send(x)
@@ -616,10 +641,39 @@ final class StripeGateway: Gateway, Payments {
     func total() -> Int { pay() }
 }
 `,
-  "Sources/Shop/StripeGateway+Refund.swift": `extension StripeGateway {
+  "Sources/Shop/StripeGateway+Refund.swift": `import Core
+
+extension StripeGateway {
+    convenience init(cents: Int) { self.init(key: "k") }
     func refund(_ n: Int) -> Int { charge(-n) }
-    static func make() -> StripeGateway { StripeGateway() }
+    static func make() -> StripeGateway { StripeGateway(key: "k") }
+    func resend() { send(1) }
 }
+
+extension StripeGateway: Auditable {
+    func check() { audit() }
+}
+`,
+  "Tools/shop-cli/main.swift": `import Shop
+
+func run() {
+    StripeGateway.make().refund(1)
+    report()
+}
+`,
+  "Tools/reports/Report.swift": `func report() {}
+`,
+  "Targets/App/Sources/AppDelegate.swift": `func launch() {
+    setup()
+    formatDate()
+}
+`,
+  "Targets/App/Sources/Setup.swift": `func setup() {}
+`,
+  "Targets/App/Sources/Views/Home.swift": `func formatDate() {}
+`,
+  "Targets/Widget/Sources/Widget.swift": `func setup() {}
+func formatDate() {}
 `,
   "Tests/ShopTests/StripeGatewayTests.swift": `import XCTest
 @testable import Shop

@@ -464,6 +464,15 @@ describe("call resolution: Swift", () => {
     // From an extension (in a file of its own) to the class body, and to the class itself.
     expect(calleeEdges(await engine().callees("StripeGateway.refund"))).toEqual(["Sources/Shop/StripeGateway.swift:StripeGateway.charge local"]);
     expect(calleeEdges(await engine().callees("StripeGateway.make"))).toEqual(["Sources/Shop/StripeGateway.swift:StripeGateway local"]);
+    // `self.init` in an extension's initializer: the type's initializers in all its pieces, the class body's too.
+    expect(calleeEdges(await engine().callees("StripeGateway.init"))).toEqual([
+      "Sources/Core/Gateway.swift:Gateway.init hierarchy",
+      "Sources/Shop/StripeGateway+Refund.swift:StripeGateway.init receiver",
+      "Sources/Shop/StripeGateway.swift:StripeGateway.init receiver",
+    ]);
+    // From an extension to the superclass, and to a default implementation of a protocol the extension conforms to.
+    expect(calleeEdges(await engine().callees("StripeGateway.resend"))).toEqual(["Sources/Core/Gateway.swift:Gateway.send hierarchy"]);
+    expect(calleeEdges(await engine().callees("StripeGateway.check"))).toEqual(["Sources/Core/Retry.swift:Auditable.audit hierarchy"]);
     // From a test of another module (`@testable import Shop`), through the type to its extension.
     expect(calleeEdges(await engine().callees("StripeGatewayTests.testRefund"))).toEqual([
       "Sources/Shop/StripeGateway+Refund.swift:StripeGateway.make receiver",
@@ -478,6 +487,19 @@ describe("call resolution: Swift", () => {
     ]);
   });
 
+  it("finds modules by Package.swift, by SwiftPM's folders and by Tuist's, and sees no module it does not import", async () => {
+    // `Tools/shop-cli` is a target of its own (its manifest's `path:`): `Tools/reports` is another module, not imported.
+    expect(calleeEdges(await engine().callees("run"))).toEqual([
+      "Sources/Shop/StripeGateway+Refund.swift:StripeGateway.make receiver",
+      "Sources/Shop/StripeGateway+Refund.swift:StripeGateway.refund unique",
+    ]);
+    // `Targets/App/Sources/…` is module App, its subfolders too; Widget's functions of the same names are another module's.
+    expect(calleeEdges(await engine().callees("launch"))).toEqual([
+      "Targets/App/Sources/Setup.swift:setup local",
+      "Targets/App/Sources/Views/Home.swift:formatDate local",
+    ]);
+  });
+
   it("resolves an import to the files of the module it names", async () => {
     expect((await engine().related("Tests/ShopTests/StripeGatewayTests.swift")).imports).toEqual([
       "Sources/Shop/Limits.swift",
@@ -485,5 +507,23 @@ describe("call resolution: Swift", () => {
       "Sources/Shop/StripeGateway.swift",
     ]);
     expect((await engine().related("Sources/Shop/StripeGateway.swift")).imports).toEqual(["Sources/Core/Gateway.swift", "Sources/Core/Retry.swift"]);
+  });
+
+  it("brings a file added deep in a module to its importers, and follows a target moved by Package.swift", async () => {
+    const repo = TempRepo.create(SWIFT);
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      await engine.index();
+      repo.write({ "Sources/Shop/Fees/Fee.swift": "func fee() {}\n" });
+      await engine.index();
+      expect((await engine.related("Tests/ShopTests/StripeGatewayTests.swift")).imports).toContain("Sources/Shop/Fees/Fee.swift");
+      // `Tools/reports` becomes part of the tool's target: its `report()` is the tool's own now.
+      repo.write({ "Package.swift": SWIFT["Package.swift"]!.replace('path: "Tools/shop-cli"', 'path: "Tools"') });
+      await engine.index();
+      expect(calleeEdges(await engine.callees("run"))).toContain("Tools/reports/Report.swift:report local");
+    } finally {
+      await engine.close();
+      repo.dispose();
+    }
   });
 });

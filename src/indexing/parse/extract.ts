@@ -3,6 +3,7 @@ import type { Grammar, TSNode } from "./grammars.js";
 import { extractApiFacts, mentionsHttp } from "./api/index.js";
 import { lastSegment, scopeSegments, withoutTemplateArgs } from "../../core/cxx-names.js";
 import { blankAttributeMacros } from "./c-macros.js";
+import { blankConditionals } from "./swift-conditionals.js";
 import { decodeImport } from "./imports.js";
 import { DECLARED_NAMESPACES } from "../../core/languages.js";
 import { clip, firstSentence, lineIndex, MAX_SIGNATURE } from "./text.js";
@@ -79,8 +80,7 @@ interface Def {
  * runs the same in a worker thread and in a test.
  */
 export function extractFile(grammar: Grammar, language: CodeLanguage, source: string): ParsedFile {
-  const c = isC(language);
-  const root = grammar.parse(c ? blankAttributeMacros(source, language as "c" | "cpp") : source);
+  const root = grammar.parse(parserText(language, source));
   const defs = new Map<number, Def>();
   /** `bare`: a Ruby identifier statement, a call unless its name is a local (see rubyLocals). */
   const calls: Array<{ at: number; callee: string; receiver: string; bare?: true }> = [];
@@ -151,7 +151,7 @@ export function extractFile(grammar: Grammar, language: CodeLanguage, source: st
       const scoped = captured === "name" ? scopedName(language, kind, name) : null;
       defs.set(main.id, {
         node: main,
-        name: kind === "impl" ? bareTypeName(name) : scoped ? scoped.name : name,
+        name: scoped ? scoped.name : kind === "impl" ? bareTypeName(name) : name,
         kind,
         recv: scoped ? scoped.scope : recv,
         decl,
@@ -191,6 +191,15 @@ export function extractFile(grammar: Grammar, language: CodeLanguage, source: st
   return { symbols, calls: callSites, imports, hasErrors: root.hasError, ...(api ? { api } : {}) };
 }
 
+/**
+ * The text the parser reads: the source, with what the grammar cannot read blanked out (C/C++
+ * attribute macros, Swift's `#if` lines). Same length and lines: every offset stays.
+ */
+function parserText(language: CodeLanguage, source: string): string {
+  if (isC(language)) return blankAttributeMacros(source, language as "c" | "cpp");
+  return language === "swift" ? blankConditionals(source) : source;
+}
+
 /** A file's HTTP facts; what they cannot read (a pathological expression) costs them, never the file's parse. */
 function apiFactsOrNone(...args: Parameters<typeof extractApiFacts>): ReturnType<typeof extractApiFacts> {
   try {
@@ -215,7 +224,7 @@ function buildSymbols(
   const ends: number[] = [];
   const stack: number[] = [];
   const c = isC(language);
-  const scopedNames = c || language === "ruby" || DECLARED_NAMESPACES.has(language);
+  const scopedNames = c || language === "ruby" || language === "swift" || DECLARED_NAMESPACES.has(language);
   // The last line with text before where a file-scoped namespace ends (the next one, or the file's end).
   const lineOf = defs.some((d) => d.end !== undefined) ? lineIndex(source) : null;
   const lastLineBefore = (end: number): number => lineOf!(source.slice(0, end).trimEnd().length);
@@ -267,12 +276,14 @@ function buildSymbols(
 
 /**
  * Whether a kind of definition names bases: classes and interfaces; C, C++, C# and Swift structs;
- * Swift enums (both conform to protocols); Ruby modules (their mixins).
+ * Swift enums and extensions (they conform to protocols: `extension Foo: Payments`); Ruby modules
+ * (their mixins).
  */
 function hasBases(language: CodeLanguage, kind: SymbolKind): boolean {
   if (kind === "class" || kind === "interface") return true;
   if (kind === "struct") return isC(language) || language === "csharp" || language === "swift";
-  return (language === "swift" && kind === "enum") || (language === "ruby" && kind === "module");
+  if (language === "swift") return kind === "enum" || kind === "impl";
+  return language === "ruby" && kind === "module";
 }
 
 /**
@@ -403,11 +414,11 @@ function declaratorName(node: TSNode): { name: string; scope: string } | null {
 
 /**
  * A definition named with its scope, split: C++'s `Foo::Bar`, `a::b` of a nested namespace and
- * `formatter<T>`, Ruby's `class A::B`, C#'s `namespace A.B`. The scope is written with `::`. Null
- * in the languages whose names carry no scope.
+ * `formatter<T>`, Ruby's `class A::B`, C#'s `namespace A.B`, Swift's `extension Outer.Inner`. The
+ * scope is written with `::`. Null in the languages whose names carry no scope.
  */
 function scopedName(language: CodeLanguage, kind: SymbolKind, name: string): { name: string; scope: string } | null {
-  const dotted = kind === "module" && DECLARED_NAMESPACES.has(language);
+  const dotted = (kind === "module" && DECLARED_NAMESPACES.has(language)) || (language === "swift" && kind === "impl");
   if (!isC(language) && language !== "ruby" && !dotted) return null;
   const segments = dotted ? name.replace(/\s+/g, "").split(/[.\\]/).filter((s) => s !== "") : scopeSegments(name);
   const last = segments.pop() ?? name;

@@ -271,8 +271,10 @@ const SCALA = `
  * Swift: classes, actors, structs, enums and protocols (`class_declaration` told apart by its
  * keyword), extensions as the type's other pieces (`impl`, as Rust's), functions, initializers,
  * subscripts, computed properties (a getter's body is code, a SwiftUI view's `body` all of it),
- * protocol requirements, type aliases; calls plain and through a receiver, trailing closures
- * included (a subscript, `items[i]`, is a call with brackets: no call); imports.
+ * protocol requirements, operators (`static func ==`), type aliases; calls plain, through a
+ * receiver and of an implicit member (`.make()`, receiver `.`: the contextual type's, unknown
+ * here), trailing closures included (a subscript, `items[i]`, is a call with brackets: no call),
+ * and generic construction (`Box<Int>()`); imports.
  */
 const SWIFT = `
 (class_declaration declaration_kind: ["class" "actor"] name: (type_identifier) @name) @def.class
@@ -280,14 +282,17 @@ const SWIFT = `
 (class_declaration declaration_kind: "enum" name: (type_identifier) @name) @def.enum
 (class_declaration declaration_kind: "extension" name: (_) @name) @def.impl
 (protocol_declaration name: (type_identifier) @name) @def.interface
-[(function_declaration name: (simple_identifier) @name) (protocol_function_declaration name: (simple_identifier) @name)] @def.function
+[(function_declaration name: [(simple_identifier) (custom_operator) (bang) "==" "!=" "===" "!==" "<" ">" "<=" ">=" "+" "-" "*" "/" "%" "+=" "-=" "*=" "/=" "%=" "<<" ">>" "&" "|" "^" "~" "++" "--"] @name)
+ (protocol_function_declaration name: (simple_identifier) @name)] @def.function
 [(init_declaration "init" @name) (deinit_declaration "deinit" @name) (subscript_declaration "subscript" @name)] @def.function
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @name) computed_value: (computed_property)) @def.function
 (typealias_declaration name: (type_identifier) @name) @def.type
 (call_expression . [
   (simple_identifier) @callee
-  (navigation_expression target: (_) @receiver suffix: (navigation_suffix suffix: (simple_identifier) @callee))]
+  (navigation_expression target: (_) @receiver suffix: (navigation_suffix suffix: (simple_identifier) @callee))
+  (prefix_expression operation: "." @receiver target: (simple_identifier) @callee)]
   (call_suffix [(value_arguments "(") (lambda_literal)])) @call
+(constructor_expression constructed_type: (user_type) @callee) @call
 (import_declaration) @import
 `;
 

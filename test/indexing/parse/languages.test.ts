@@ -458,6 +458,24 @@ actor Ledger { func record() {} }
 typealias Id = String
 func topLevel() { StripeGateway.create().pay() }
 `,
+  "swift/Lock.swift": `struct Lock {
+    #if canImport(Darwin)
+    typealias Primitive = os_unfair_lock
+    #else
+    typealias Primitive = pthread_mutex_t
+    #endif
+
+    static func == (a: Lock, b: Lock) -> Bool { true }
+    func take() {
+        let b = Box<Int>()
+        x(.make())
+    }
+}
+
+extension Outer.Inner: Equatable {
+    func reset() {}
+}
+`,
 };
 
 type Sym = [kind: string, qualifiedName: string, start: number, end: number, parent: string | null];
@@ -979,6 +997,28 @@ describe("extraction per language (through the index)", () => {
       { module: "Foundation", names: [], alias: "", kind: "import", line: 1 },
       { module: "ShopKit", names: [], alias: "", kind: "import", line: 2 },
       { module: "Core", names: [{ name: "Money", alias: "" }], alias: "", kind: "import", line: 3 },
+    ]);
+  });
+
+  it("swift: members under #if still the type's, operators, extensions of nested types, implicit members and generic construction", () => {
+    const sw = parsed("swift/Lock.swift");
+    expect(symbols(sw)).toEqual([
+      ["struct", "Lock", 1, 13, null],
+      // Both branches: each is the type's on some platform.
+      ["type", "Lock.Primitive", 3, 3, "Lock"],
+      ["type", "Lock.Primitive", 5, 5, "Lock"],
+      ["method", "Lock.==", 8, 8, "Lock"],
+      ["method", "Lock.take", 9, 12, "Lock"],
+      ["impl", "Outer.Inner", 15, 17, null],
+      ["method", "Outer.Inner.reset", 16, 16, "Outer.Inner"],
+    ]);
+    expect(sw.hasErrors).toBe(false);
+    expect(sw.symbols[5]).toMatchObject({ name: "Inner", bases: ["Equatable"] });
+    expect(calls(sw)).toEqual([
+      ["Lock.take", "Box", "", 10],
+      ["Lock.take", "x", "", 11],
+      // An implicit member: the contextual type's, unknown without types.
+      ["Lock.take", "make", ".", 11],
     ]);
   });
 
