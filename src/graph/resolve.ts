@@ -100,14 +100,20 @@ const FAMILY_LIBRARY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   ]),
 };
 
-/** What the unique-name fallback accepts: a macro, a top-level definition, a method, a type, an SQL table, view or function. */
-type Fallback = "macro" | "top" | "method" | "type" | "sql";
+/**
+ * What the unique-name fallback accepts: a macro, a top-level definition, a method, a static
+ * method (or an initializer), a type, an SQL table, view or function.
+ */
+type Fallback = "macro" | "top" | "method" | "static" | "type" | "sql";
 const FALLBACKS: Readonly<Record<Fallback, (s: SymbolInfo, family: string) => boolean>> = {
   macro: (s) => s.kind === "macro",
   sql: (s) => s.parent === -1,
   top: (s, family) => (NAMESPACED.has(family) ? topKind(s, family) : s.qualifiedName === s.name && s.kind !== "impl"),
   // Methods only: a function nested in another one has a dotted name too, but no receiver.
   method: (s) => s.kind === "method",
+  // Swift's implicit member `.make()` names a static method of the contextual type (or an enum
+  // case, which is no symbol: an instance method of that name is not meant).
+  static: (s) => s.kind === "method" && (s.name === "init" || /\b(?:static|class)\s+func\b/.test(s.signature)),
   type: (s, family) => classLike(s.kind, family) && s.kind !== "impl",
 };
 
@@ -241,7 +247,7 @@ export class Resolver {
       }
     }
     if (LIBRARY_METHODS.has(callee) || FAMILY_LIBRARY_METHODS[family]?.has(callee) || callee.startsWith("__")) return null;
-    return this.#byName(path, callee, "method", family);
+    return this.#byName(path, callee, family === "swift" && receiver === "." ? "static" : "method", family);
   }
 
   /** A plain call: the caller's scopes, the file, its package, its imports. */

@@ -604,6 +604,10 @@ let package = Package(
     public init() {}
     open func send(_ n: Int) -> Int { Retry.run(n) }
 }
+
+public struct Job {
+    public func run() {}
+}
 `,
   "Sources/Core/Retry.swift": `public enum Retry {
     public static func run(_ n: Int) -> Int { n }
@@ -639,6 +643,8 @@ final class StripeGateway: Gateway, Payments {
     }
 
     func total() -> Int { pay() }
+
+    func retried() -> Retry { .run(2) }
 }
 `,
   "Sources/Shop/StripeGateway+Refund.swift": `import Core

@@ -480,6 +480,10 @@ describe("call resolution: Swift", () => {
     ]);
   });
 
+  it("resolves an implicit member call to a static method, never an instance method of that name", async () => {
+    expect(calleeEdges(await engine().callees("StripeGateway.retried"))).toEqual(["Sources/Core/Retry.swift:Retry.run unique"]);
+  });
+
   it("resolves a protocol method to its requirement and its default implementation", async () => {
     expect(calleeEdges(await engine().callees("StripeGateway.total"))).toEqual([
       "Sources/Core/Retry.swift:Payments.pay hierarchy",
