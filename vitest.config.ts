@@ -8,6 +8,7 @@ const env = { CTXSMITH_OFFLINE: "1", CTXSMITH_CACHE_DIR: join(tmpdir(), `ctxsmit
 
 // Three projects: the fast suite, the slow one (crash-safety kills, concurrency, CLI processes) and
 // the hostile-input suite. All run in CI; `npx vitest run --project fast` is the quick inner loop.
+// The install test (test/install/) has a config of its own: vitest.install.config.ts.
 export default defineConfig({
   test: {
     projects: [
@@ -15,7 +16,7 @@ export default defineConfig({
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/**/*.slow.test.ts", "test/hostile/**"],
+          exclude: ["test/**/*.slow.test.ts", "test/hostile/**", "test/install/**"],
           testTimeout: 30_000,
           env,
         },

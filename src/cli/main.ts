@@ -2,6 +2,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { ContextSmithError } from "../core/errors.js";
+import { VERSION } from "../core/version.js";
 import { apiCommand } from "./commands/api-command.js";
 import { benchCommand } from "./commands/bench-command.js";
 import { contextCommand } from "./commands/context-command.js";
@@ -53,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
       .strict()
       .help()
       .alias("h", "help")
-      .version()
+      .version(VERSION)
       .wrap(Math.min(100, process.stdout.columns ?? 100))
       .fail((message, error) => {
         // yargs's own errors (a bad option value, including what an option's coerce refused) are usage errors.

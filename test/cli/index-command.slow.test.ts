@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/core/version.js";
 import { runCli, startCli } from "../helpers/cli.js";
 import { TempRepo } from "../helpers/repo.js";
 
@@ -10,6 +11,12 @@ describe("ctxsmith index", () => {
   afterEach(() => repo?.dispose());
 
   const small = { "src/app.py": "import os\n\ndef main():\n    run()\n", "src/util.ts": "export function run() {}\n", "README.md": "# App\n" };
+
+  it("--version says the package's version from any folder (an installed CLI has no package.json above the user's)", () => {
+    const r = runCli(["--version"], { cwd: tmpdir() });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(VERSION);
+  });
 
   it("prints a summary of what it did", () => {
     repo = TempRepo.create(small, { git: true });

@@ -157,7 +157,7 @@ export class Grammars implements GrammarSource {
   }
 
   #open(language: CodeLanguage): Grammar {
-    this.#ts ??= require("tree-sitter") as TSModule;
+    this.#ts ??= require("tree-sitter-core") as TSModule;
     const { module, member } = PACKAGES[language];
     const loaded = this.#load(module) as Record<string, unknown>;
     const lang = member ? loaded[member] : loaded;

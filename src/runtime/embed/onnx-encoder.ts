@@ -24,9 +24,19 @@ export class OnnxEncoder {
     private readonly ort: typeof import("onnxruntime-node"),
   ) {}
 
-  static async load(card: ModelCard, threads = 1): Promise<OnnxEncoder> {
+  /** `runtime`: how onnxruntime-node is loaded (injected in tests, to stand for a machine without it). */
+  static async load(card: ModelCard, threads = 1, runtime: () => Promise<typeof import("onnxruntime-node")> = () => import("onnxruntime-node")): Promise<OnnxEncoder> {
     const tokenizer = WordPieceTokenizer.fromDir(card.dir);
-    const ort = await import("onnxruntime-node");
+    let ort: typeof import("onnxruntime-node");
+    try {
+      ort = await runtime();
+    } catch (error) {
+      // An optional dependency: npm leaves it out where its install fails (package.json, native-notes/onnxruntime-node.md).
+      throw new ContextSmithError(
+        "WORKER_FAILED",
+        `onnxruntime-node cannot load (${(error as Error).message.split("\n")[0]}): local embeddings and --rerank are off, search is lexical. Install it beside contextsmith (npm install -g onnxruntime-node for a global install) to turn them on.`,
+      );
+    }
     let session: InferenceSession;
     try {
       session = await ort.InferenceSession.create(card.onnx, {

@@ -1,0 +1,91 @@
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callTool } from "../helpers/mcp.js";
+import { TempRepo } from "../helpers/repo.js";
+
+// What a user does: `npm pack`, then `npm install -g` of the tarball into a prefix of its own,
+// from a folder outside this repository (so its .npmrc and package.json settings, which a user's
+// machine does not have, play no part), then the commands of README's first steps. On this
+// project's machines the npm registry is the only network: optional parts whose install scripts
+// download from elsewhere (onnxruntime-node's GPU binaries) must fall away without failing it.
+// Run by `npm run test:install` (in CI, after the suite): minutes, and it needs the registry.
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+
+/** The environment without what `npm run` adds from this repository's .npmrc (`npm_config_legacy_peer_deps`, …). */
+function userEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !/^npm_/i.test(key)) env[key] = value;
+  return { ...env, CTXSMITH_OFFLINE: "1", CTXSMITH_CACHE_DIR: join(tmpdir(), `ctxsmith-install-cache-${process.pid}`), ...extra };
+}
+
+function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, env: userEnv(), encoding: "utf8", timeout: 600_000 });
+}
+
+let work = "";
+let bin = "";
+let install: SpawnSyncReturns<string>;
+let repo: TempRepo | undefined;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "ctxsmith-install-"));
+  const pack = run("npm", ["pack", "--ignore-scripts", "--pack-destination", work], ROOT);
+  expect(pack.status, pack.stderr).toBe(0);
+  const tarball = join(work, pack.stdout.trim().split("\n").pop()!);
+  install = run("npm", ["install", "-g", "--prefix", join(work, "prefix"), tarball], work);
+  bin = join(work, "prefix", "bin", "ctxsmith");
+  repo = TempRepo.create({
+    "shop/payments.py": "def charge_card(card, amount):\n    \"\"\"Charge a card.\"\"\"\n    return retry(card)\n\ndef retry(card):\n    return card\n",
+    "Sources/Shop/Cart.swift": "struct Cart {\n    func total() -> Int { 0 }\n}\n",
+  });
+});
+
+afterAll(() => {
+  repo?.dispose();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed package, installed as a user installs it", () => {
+  it("installs from the npm registry alone, with no warning of its own making", () => {
+    expect(install.status, install.stderr).toBe(0);
+    // npm 11 lists every package whose install script it runs (`install-scripts`, its notice about
+    // allowScripts, for any package with native parts); no other warning (a peer conflict, a
+    // deprecation) is ours to leave.
+    const warnings = install.stderr.split("\n").filter((l) => l.startsWith("npm warn") && !l.startsWith("npm warn install-scripts"));
+    expect(warnings).toEqual([]);
+  });
+
+  it("runs: --version, index (Python and Swift parsed), context", () => {
+    const version = run(bin, ["--version"], work);
+    expect(version.stdout.trim()).toBe(pkg.version);
+    const index = run(bin, ["index", repo!.root, "--no-git", "--json"], work);
+    expect(index.status, index.stderr).toBe(0);
+    const stats = JSON.parse(index.stdout) as { files: { parsed: number }; totals: { symbols: number }; semantic: { on: boolean; reason: string } };
+    // charge_card, retry, Cart, Cart.total: the Swift grammar is bundled, so it loads wherever the others do.
+    expect(stats).toMatchObject({ files: { parsed: 2 }, totals: { symbols: 4 } });
+    expect(stats.semantic.on).toBe(false);
+    const context = run(bin, ["context", "charge the card again", "--budget", "800", "--path", repo!.root], work);
+    expect(context.status, context.stderr).toBe(0);
+    expect(context.stdout).toContain("def charge_card(card, amount):");
+  });
+
+  it("serves MCP over stdio", async () => {
+    const client = new Client({ name: "contextsmith-install-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: bin, args: ["serve", "--path", repo!.root], stderr: "pipe", env: userEnv() }));
+    try {
+      const found = await callTool(client, "find_symbol", { name: "charge_card" });
+      expect(found.isError).toBe(false);
+      expect(found.text).toContain("shop/payments.py");
+    } finally {
+      await client.close();
+    }
+  });
+});
