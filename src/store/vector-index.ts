@@ -27,8 +27,24 @@ const EF_SEARCH = 200;
 /** Rebuild instead of patching when more than this share of the graph is deleted points. */
 const MAX_DELETED_SHARE = 0.2;
 
-type HnswModule = typeof import("hnswlib-node");
-type Hnsw = InstanceType<HnswModule["HierarchicalNSW"]>;
+/**
+ * The subset of hnswlib-node's API we use: an optional dependency (it compiles at install), so the
+ * build must not need it installed.
+ */
+interface Hnsw {
+  initIndex(options: { maxElements: number; m: number; efConstruction: number; randomSeed: number }): void;
+  readIndexSync(path: string): void;
+  writeIndexSync(path: string): void;
+  resizeIndex(maxElements: number): void;
+  getMaxElements(): number;
+  addPoint(point: number[], label: number): void;
+  markDelete(label: number): void;
+  setEf(ef: number): void;
+  searchKnn(query: number[], k: number): { neighbors: number[]; distances: number[] };
+}
+interface HnswModule {
+  HierarchicalNSW: new (space: "cosine", dimension: number) => Hnsw;
+}
 let hnswModule: HnswModule | null | undefined;
 
 /**

@@ -1,4 +1,3 @@
-import type { InferenceSession } from "onnxruntime-node";
 import { ContextSmithError } from "../../core/errors.js";
 import type { ModelCard } from "./model-dir.js";
 import { WordPieceTokenizer, type Encoding } from "./tokenizer.js";
@@ -12,6 +11,32 @@ import { normalize } from "./vector-math.js";
 export const DOCUMENT_MAX_TOKENS = 64;
 
 /**
+ * The subset of onnxruntime-node's API we use. It is an optional dependency (npm leaves it out
+ * where its install script fails: native-notes/onnxruntime-node.md), so nothing here, the build
+ * included, may need it to be installed: it is loaded by a name the compiler does not resolve.
+ */
+interface OrtTensor {
+  readonly type: string;
+  readonly data: unknown;
+  readonly dims: readonly number[];
+}
+interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
+  release(): Promise<void>;
+}
+export interface OrtModule {
+  InferenceSession: {
+    create(path: string, options: { intraOpNumThreads: number; interOpNumThreads: number; graphOptimizationLevel: "all"; executionMode: "sequential" }): Promise<OrtSession>;
+  };
+  Tensor: new (type: "int64", data: BigInt64Array, dims: readonly number[]) => OrtTensor;
+}
+
+const ORT_PACKAGE = "onnxruntime-node";
+const loadOrt = async (): Promise<OrtModule> => (await import(ORT_PACKAGE)) as OrtModule;
+
+/**
  * A BERT-shaped ONNX model on onnxruntime's CPU provider: tokenizes, pads a batch to its longest
  * input, runs the session, pools (CLS or attention-masked mean) and L2-normalises. Runs inside an
  * embed worker; one intra-op thread per worker, so a pool of N workers uses N cores.
@@ -19,25 +44,25 @@ export const DOCUMENT_MAX_TOKENS = 64;
 export class OnnxEncoder {
   private constructor(
     readonly card: ModelCard,
-    private readonly session: InferenceSession,
+    private readonly session: OrtSession,
     private readonly tokenizer: WordPieceTokenizer,
-    private readonly ort: typeof import("onnxruntime-node"),
+    private readonly ort: OrtModule,
   ) {}
 
   /** `runtime`: how onnxruntime-node is loaded (injected in tests, to stand for a machine without it). */
-  static async load(card: ModelCard, threads = 1, runtime: () => Promise<typeof import("onnxruntime-node")> = () => import("onnxruntime-node")): Promise<OnnxEncoder> {
+  static async load(card: ModelCard, threads = 1, runtime: () => Promise<OrtModule> = loadOrt): Promise<OnnxEncoder> {
     const tokenizer = WordPieceTokenizer.fromDir(card.dir);
-    let ort: typeof import("onnxruntime-node");
+    let ort: OrtModule;
     try {
       ort = await runtime();
     } catch (error) {
       // An optional dependency: npm leaves it out where its install fails (package.json, native-notes/onnxruntime-node.md).
       throw new ContextSmithError(
         "WORKER_FAILED",
-        `onnxruntime-node cannot load (${(error as Error).message.split("\n")[0]}): local embeddings and --rerank are off, search is lexical. Install it beside contextsmith (npm install -g onnxruntime-node for a global install) to turn them on.`,
+        `onnxruntime-node cannot load (${(error as Error).message.split("\n")[0]}): local embeddings and --rerank are off, search is lexical. Install it beside contextsmith to turn them on (for a global install: ONNXRUNTIME_NODE_INSTALL=skip npm install -g onnxruntime-node; the variable skips its GPU download).`,
       );
     }
-    let session: InferenceSession;
+    let session: OrtSession;
     try {
       session = await ort.InferenceSession.create(card.onnx, {
         intraOpNumThreads: threads,
@@ -106,12 +131,12 @@ export class OnnxEncoder {
       }
     });
     const { Tensor } = this.ort;
-    const all: Record<string, InstanceType<typeof Tensor>> = {
+    const all: Record<string, OrtTensor> = {
       input_ids: new Tensor("int64", ids, [n, width]),
       attention_mask: new Tensor("int64", mask, [n, width]),
       token_type_ids: new Tensor("int64", types, [n, width]),
     };
-    const feeds: Record<string, InstanceType<typeof Tensor>> = {};
+    const feeds: Record<string, OrtTensor> = {};
     for (const name of this.session.inputNames) {
       const tensor = all[name];
       if (!tensor) throw new ContextSmithError("INVALID_ARGUMENT", `The model ${this.card.onnx} wants an input ${name}: only BERT-style models (input_ids, attention_mask, token_type_ids) are supported.`);
