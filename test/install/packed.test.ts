@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTool } from "../helpers/mcp.js";
 import { TempRepo } from "../helpers/repo.js";
+import { tinyModel } from "../runtime/embed/models.js";
 
 // What a user does: `npm pack`, then `npm install -g` of the tarball into a prefix of its own,
 // from a folder outside this repository (so its .npmrc and package.json settings, which a user's
@@ -21,13 +22,14 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { ve
 
 /**
  * The environment without what `npm run` adds from this repository's .npmrc
- * (`npm_config_legacy_peer_deps`, …). The user's own npm configuration stays: it is part of the
+ * (`npm_config_legacy_peer_deps`, …) and what CI sets for its own install. The user's own npm configuration stays: it is part of the
  * machine (where the tree-sitter core compiles, node-gyp needs Node's headers: from nodejs.org,
  * or a `nodedir`, as on this project's machines).
  */
 function userEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !/^npm_/i.test(key)) env[key] = value;
+  // `.ci/run`'s ONNXRUNTIME_NODE_INSTALL=skip too: a user's machine has no such setting.
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !/^(?:npm_|ONNXRUNTIME_NODE_INSTALL)/i.test(key)) env[key] = value;
   return { ...env, CTXSMITH_OFFLINE: "1", CTXSMITH_CACHE_DIR: join(tmpdir(), `ctxsmith-install-cache-${process.pid}`), ...extra };
 }
 
@@ -83,6 +85,21 @@ describe("the packed package, installed as a user installs it", () => {
     const context = run(bin, ["context", "charge the card again", "--budget", "800", "--path", repo!.root], work);
     expect(context.status, context.stderr).toBe(0);
     expect(context.stdout).toContain("def charge_card(card, amount):");
+  });
+
+  it("embeds with onnxruntime-node where npm installed it, and says what is missing where it left it out", () => {
+    const model = tinyModel();
+    try {
+      const index = spawnSync(bin, ["index", repo!.root, "--no-git", "--json"], { cwd: work, env: userEnv({ CTXSMITH_EMBED_MODEL: model }), encoding: "utf8", timeout: 300_000 });
+      expect(index.status, index.stderr).toBe(0);
+      const { semantic } = JSON.parse(index.stdout) as { semantic: { on: boolean; reason: string | null } };
+      // Its install script downloads GPU binaries from NuGet: on a machine that cannot reach it, npm leaves the optional package out.
+      const installed = existsSync(join(work, "prefix", "lib", "node_modules", "contextsmith", "node_modules", "onnxruntime-node"));
+      if (installed) expect(semantic).toMatchObject({ on: true, reason: null });
+      else expect(semantic.reason).toMatch(/^onnxruntime-node cannot load \(.*\): local embeddings and --rerank are off, search is lexical\. Install it beside contextsmith/);
+    } finally {
+      rmSync(model, { recursive: true, force: true });
+    }
   });
 
   it("serves MCP over stdio", async () => {
