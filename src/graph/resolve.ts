@@ -102,12 +102,14 @@ const FAMILY_LIBRARY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /**
  * What the unique-name fallback accepts: a macro, a top-level definition, a method, a static
- * method (or an initializer), a type, an SQL table, view or function.
+ * method (or an initializer), a type, an SQL table, view or function (`sqlFolded`: by its name in
+ * lower case, as SQL folds an unquoted name's case).
  */
-type Fallback = "macro" | "top" | "method" | "static" | "type" | "sql";
+type Fallback = "macro" | "top" | "method" | "static" | "type" | "sql" | "sqlFolded";
 const FALLBACKS: Readonly<Record<Fallback, (s: SymbolInfo, family: string) => boolean>> = {
   macro: (s) => s.kind === "macro",
   sql: (s) => s.parent === -1,
+  sqlFolded: (s) => s.parent === -1,
   top: (s, family) => (NAMESPACED.has(family) ? topKind(s, family) : s.qualifiedName === s.name && s.kind !== "impl"),
   // Methods only: a function nested in another one has a dotted name too, but no receiver.
   method: (s) => s.kind === "method",
@@ -478,16 +480,16 @@ export class Resolver {
 
   /**
    * A table, view or function an SQL statement names, from any SQL file (a schema's files create
-   * what its queries and migrations use); `sales.orders` narrows it to that schema's `orders` or an
-   * unqualified one.
+   * what its queries and migrations use); `sales.orders` narrows it to that schema's `orders`, else
+   * an unqualified one.
    */
   #sqlObject(path: string, schema: string, name: string): Found | null {
-    const found = this.#byName(path, name, "sql", "sql");
+    // An unquoted name's case is folded (`FROM Orders` reads `CREATE TABLE orders`): the name as written first.
+    const found = this.#byName(path, name, "sql", "sql") ?? this.#byName(path, name.toLowerCase(), "sqlFolded", "sql");
     if (!found || schema === "") return found;
-    const refs = found.refs.filter(([file, i]) => {
-      const qualified = this.#src.symbols(file)[i]!.qualifiedName;
-      return qualified === `${schema}.${name}` || qualified === name;
-    });
+    const qualifiedAs = (wanted: string): SymbolRef[] => found.refs.filter(([file, i]) => this.#src.symbols(file)[i]!.qualifiedName.toLowerCase() === wanted);
+    const inSchema = qualifiedAs(`${schema}.${name}`.toLowerCase());
+    const refs = inSchema.length > 0 ? inSchema : qualifiedAs(name.toLowerCase());
     return refs.length === 0 ? null : { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
   }
 
@@ -496,19 +498,21 @@ export class Resolver {
     this.#refs.add(name);
     const key = `${kind}\u0000${family}\u0000${name}`;
     let found = this.#fallbacks.get(key);
-    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, (s) => FALLBACKS[kind](s, family), family)));
+    const named = kind === "sqlFolded" ? (s: SymbolInfo) => s.name.toLowerCase() === name : (s: SymbolInfo) => s.name === name;
+    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, (s) => named(s) && FALLBACKS[kind](s, family), family)));
     // Swift code sees the definitions of its own module and of those it imports, no others.
     if (found && family === "swift") found = visible(found, found.refs.filter(([file]) => this.#swiftSight(path, file) !== null));
     if (found) for (const [file] of found.refs) if (file !== path) this.#deps.add(file);
     return found;
   }
 
+  /** Definitions among those the definers of `name` hold that `accept` takes (their name included). */
   #findByName(name: string, accept: (s: SymbolInfo) => boolean, family: string): Found | null {
     const refs: SymbolRef[] = [];
     for (const file of this.#src.definers(name)) {
       if (languageFamily(this.#src.language(file)) !== family) continue;
       this.#src.symbols(file).forEach((s, i) => {
-        if (s.name === name && accept(s)) refs.push([file, i]);
+        if (accept(s)) refs.push([file, i]);
       });
       if (refs.length > MAX_CANDIDATES) return null;
     }

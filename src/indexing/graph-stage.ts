@@ -109,13 +109,13 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
       // Only the definitions index now, and what each file registered in it (its names; the shape
       // comes with its graph in step 2, which reads its parse anyway). Without the names, a run
       // killed before step 2 would leave definitions no later run removes.
-      const own = definedNames(symbols);
+      const own = definedNames(path, symbols);
       for (const name of own) coldDefs.push([name, path]);
       defined.set(path, { names: own, shape: "" });
       continue;
     }
     const before = store.graph.defined(path);
-    const now = exists ? { names: definedNames(symbols), shape: shapeOf(symbols, store.parse.parsed(path)?.imports ?? []) } : null;
+    const now = exists ? { names: definedNames(path, symbols), shape: shapeOf(symbols, store.parse.parsed(path)?.imports ?? []) } : null;
     defined.set(path, now);
     // An edit inside bodies (the common case) leaves what others read of the file as it was.
     if (before && now && before.shape === now.shape) continue;
@@ -142,9 +142,14 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
   }, "graph-expand");
 }
 
-/** The names a file defines, once each, sorted. */
-function definedNames(symbols: readonly SymbolInfo[]): string[] {
-  return [...new Set(symbols.map((s) => s.name))].sort();
+/**
+ * The names a file defines, once each, sorted; an SQL file's in lower case too, by which a query
+ * that writes them in another case finds them (SQL folds an unquoted name's case).
+ */
+function definedNames(path: string, symbols: readonly SymbolInfo[]): string[] {
+  const names = symbols.map((s) => s.name);
+  if (languageOf(path) === "sql") for (const s of symbols) names.push(s.name.toLowerCase());
+  return [...new Set(names)].sort();
 }
 
 /** A hash of what resolving other files reads of this one: its symbols without lines, and its imports. */
@@ -214,7 +219,7 @@ function resolveStored(store: IndexStore, resolver: Resolver, path: string): { g
   if (!language || !parsed) return null;
   return {
     graph: resolver.resolveFile(path, language, parsed),
-    defined: { names: definedNames(parsed.symbols), shape: shapeOf(parsed.symbols, parsed.imports) },
+    defined: { names: definedNames(path, parsed.symbols), shape: shapeOf(parsed.symbols, parsed.imports) },
   };
 }
 

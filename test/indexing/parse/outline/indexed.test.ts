@@ -74,6 +74,27 @@ describe("outlined files through the index", () => {
     expect(callerEdges(await engine.callers("render"))).toEqual(["web/index.html:boot local"]);
   });
 
+  it("resolves SQL names whatever their case, as SQL folds an unquoted name's, the name as written first; a table created later too", async () => {
+    const sql = TempRepo.create({
+      "db/schema.sql": "CREATE TABLE Customers (id int);\nCREATE TABLE sales.Orders (id int);\nCREATE TABLE orders (id int);\n",
+      "db/report.sql": "SELECT * FROM CUSTOMERS;\nSELECT * FROM Sales.ORDERS;\nSELECT * FROM orders;\nSELECT * FROM invoices;\n",
+    });
+    const sqlEngine = new Engine(sql.root, { jobs: 1, git: false });
+    try {
+      await sqlEngine.index();
+      expect(callerEdges(await sqlEngine.callers("Customers"))).toEqual(["db/report.sql:<module> unique"]);
+      // `Sales.ORDERS` names the schema's table; a bare `orders` the one written so, not sales.Orders.
+      expect(callerEdges(await sqlEngine.callers("sales.Orders"))).toEqual(["db/report.sql:<module> unique"]);
+      expect((await sqlEngine.callers("orders")).calls.map((c) => `${c.path}:${c.line} ${c.how}`)).toEqual(["db/report.sql:3 unique"]);
+      sql.write({ "db/billing.sql": "CREATE TABLE Invoices (id int);\n" });
+      await sqlEngine.index();
+      expect(callerEdges(await sqlEngine.callers("Invoices"))).toEqual(["db/report.sql:<module> unique"]);
+    } finally {
+      await sqlEngine.close();
+      sql.dispose();
+    }
+  });
+
   it("packs the Markdown section that matches, as it packs a function", async () => {
     const context = await engine.context("how do I roll back a release with deploy --revert", { budget: 600 });
     expect(context.files[0]).toBe("docs/guide.md");
