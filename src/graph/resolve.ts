@@ -487,9 +487,9 @@ export class Resolver {
     // An unquoted name's case is folded (`FROM Orders` reads `CREATE TABLE orders`): the name as written first.
     const found = this.#byName(path, name, "sql", "sql") ?? this.#byName(path, name.toLowerCase(), "sqlFolded", "sql");
     if (!found || schema === "") return found;
-    const qualifiedAs = (wanted: string): SymbolRef[] => found.refs.filter(([file, i]) => this.#src.symbols(file)[i]!.qualifiedName.toLowerCase() === wanted);
-    const inSchema = qualifiedAs(`${schema}.${name}`.toLowerCase());
-    const refs = inSchema.length > 0 ? inSchema : qualifiedAs(name.toLowerCase());
+    const named = (wanted: string): SymbolRef[] => found.refs.filter(([file, i]) => this.#src.symbols(file)[i]!.qualifiedName.toLowerCase() === wanted);
+    const inSchema = named(`${schema}.${name}`.toLowerCase());
+    const refs = inSchema.length > 0 ? inSchema : named(name.toLowerCase());
     return refs.length === 0 ? null : { refs, how: refs.length === 1 ? "unique" : "ambiguous" };
   }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import type { CallsResult } from "../../src/graph/types.js";
 import { TempRepo } from "../helpers/repo.js";
+import { withIndexedEngine } from "../helpers/index.js";
 import { C, CPP, CSHARP, GO, JAVA, JAVASCRIPT, KOTLIN, PHP, PYTHON, RUBY, RUST, SCALA, SHELL, SWIFT, WORKSPACE } from "./fixtures.js";
 
 /** `caller path:qualified name how` for each call site of a callers answer. */
@@ -257,15 +258,14 @@ describe("call resolution: C++", () => {
 describe("call resolution: include folders follow the build files", () => {
   it("resolves an include anew when CMakeLists.txt names other folders", async () => {
     const repo = TempRepo.create(C);
-    const engine = new Engine(repo.root, { jobs: 1, git: false });
     try {
-      await engine.index();
-      expect((await engine.related("programs/cli.c")).imports).toContain("config/config.h");
-      repo.write({ "CMakeLists.txt": "project(zz C)\ninclude_directories(include tests)\n" });
-      await engine.index();
-      expect((await engine.related("programs/cli.c")).imports).toEqual(["include/zz/zz.h", "tests/config.h"]);
+      await withIndexedEngine(repo.root, { git: false }, async (engine) => {
+        expect((await engine.related("programs/cli.c")).imports).toContain("config/config.h");
+        repo.write({ "CMakeLists.txt": "project(zz C)\ninclude_directories(include tests)\n" });
+        await engine.index();
+        expect((await engine.related("programs/cli.c")).imports).toEqual(["include/zz/zz.h", "tests/config.h"]);
+      });
     } finally {
-      await engine.close();
       repo.dispose();
     }
   });
@@ -353,16 +353,15 @@ describe("call resolution: a C# namespace gains a file", () => {
       ...CSHARP,
       "src/App/Program.cs": "using Shop.Payments;\n\nnamespace App\n{\n    class Program\n    {\n        static int Main() => Tax.Compute(1);\n    }\n}\n",
     });
-    const engine = new Engine(repo.root, { jobs: 1, git: false });
     try {
-      await engine.index();
-      expect(calleeEdges(await engine.callees("Program.Main"))).toEqual([]);
-      repo.write({ "src/Shop.Payments/Tax.cs": "namespace Shop.Payments\n{\n    static class Tax\n    {\n        public static int Compute(int x) => x;\n    }\n}\n" });
-      await engine.index();
-      expect(calleeEdges(await engine.callees("Program.Main"))).toEqual(["src/Shop.Payments/Tax.cs:Shop.Payments.Tax.Compute receiver"]);
-      expect((await engine.related("src/App/Program.cs")).imports).toContain("src/Shop.Payments/Tax.cs");
+      await withIndexedEngine(repo.root, { git: false }, async (engine) => {
+        expect(calleeEdges(await engine.callees("Program.Main"))).toEqual([]);
+        repo.write({ "src/Shop.Payments/Tax.cs": "namespace Shop.Payments\n{\n    static class Tax\n    {\n        public static int Compute(int x) => x;\n    }\n}\n" });
+        await engine.index();
+        expect(calleeEdges(await engine.callees("Program.Main"))).toEqual(["src/Shop.Payments/Tax.cs:Shop.Payments.Tax.Compute receiver"]);
+        expect((await engine.related("src/App/Program.cs")).imports).toContain("src/Shop.Payments/Tax.cs");
+      });
     } finally {
-      await engine.close();
       repo.dispose();
     }
   });
@@ -515,18 +514,17 @@ describe("call resolution: Swift", () => {
 
   it("brings a file added deep in a module to its importers, and follows a target moved by Package.swift", async () => {
     const repo = TempRepo.create(SWIFT);
-    const engine = new Engine(repo.root, { jobs: 1, git: false });
     try {
-      await engine.index();
-      repo.write({ "Sources/Shop/Fees/Fee.swift": "func fee() {}\n" });
-      await engine.index();
-      expect((await engine.related("Tests/ShopTests/StripeGatewayTests.swift")).imports).toContain("Sources/Shop/Fees/Fee.swift");
-      // `Tools/reports` becomes part of the tool's target: its `report()` is the tool's own now.
-      repo.write({ "Package.swift": SWIFT["Package.swift"]!.replace('path: "Tools/shop-cli"', 'path: "Tools"') });
-      await engine.index();
-      expect(calleeEdges(await engine.callees("run"))).toContain("Tools/reports/Report.swift:report local");
+      await withIndexedEngine(repo.root, { git: false }, async (engine) => {
+        repo.write({ "Sources/Shop/Fees/Fee.swift": "func fee() {}\n" });
+        await engine.index();
+        expect((await engine.related("Tests/ShopTests/StripeGatewayTests.swift")).imports).toContain("Sources/Shop/Fees/Fee.swift");
+        // `Tools/reports` becomes part of the tool's target: its `report()` is the tool's own now.
+        repo.write({ "Package.swift": SWIFT["Package.swift"]!.replace('path: "Tools/shop-cli"', 'path: "Tools"') });
+        await engine.index();
+        expect(calleeEdges(await engine.callees("run"))).toContain("Tools/reports/Report.swift:report local");
+      });
     } finally {
-      await engine.close();
       repo.dispose();
     }
   });

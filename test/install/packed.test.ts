@@ -33,8 +33,8 @@ function userEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { ...env, CTXSMITH_OFFLINE: "1", CTXSMITH_CACHE_DIR: join(tmpdir(), `ctxsmith-install-cache-${process.pid}`), ...extra };
 }
 
-function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, env: userEnv(), encoding: "utf8", timeout: 600_000 });
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, env: userEnv(env), encoding: "utf8", timeout: 600_000 });
 }
 
 let work = "";
@@ -90,7 +90,7 @@ describe("the packed package, installed as a user installs it", () => {
   it("embeds with onnxruntime-node where npm installed it, and says what is missing where it left it out", () => {
     const model = tinyModel();
     try {
-      const index = spawnSync(bin, ["index", repo!.root, "--no-git", "--json"], { cwd: work, env: userEnv({ CTXSMITH_EMBED_MODEL: model }), encoding: "utf8", timeout: 300_000 });
+      const index = run(bin, ["index", repo!.root, "--no-git", "--json"], work, { CTXSMITH_EMBED_MODEL: model });
       expect(index.status, index.stderr).toBe(0);
       const { semantic } = JSON.parse(index.stdout) as { semantic: { on: boolean; reason: string | null } };
       // Its install script downloads GPU binaries from NuGet: on a machine that cannot reach it, npm leaves the optional package out.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../../../src/engine.js";
 import type { CallsResult } from "../../../../src/graph/types.js";
 import { TempRepo } from "../../../helpers/repo.js";
+import { withIndexedEngine } from "../../../helpers/index.js";
 import { storeOf } from "../../../helpers/store.js";
 
 /** Sections enough that the guide is no small file packed whole (see wholeFileLines). */
@@ -79,18 +80,17 @@ describe("outlined files through the index", () => {
       "db/schema.sql": "CREATE TABLE Customers (id int);\nCREATE TABLE sales.Orders (id int);\nCREATE TABLE orders (id int);\n",
       "db/report.sql": "SELECT * FROM CUSTOMERS;\nSELECT * FROM Sales.ORDERS;\nSELECT * FROM orders;\nSELECT * FROM invoices;\n",
     });
-    const sqlEngine = new Engine(sql.root, { jobs: 1, git: false });
     try {
-      await sqlEngine.index();
-      expect(callerEdges(await sqlEngine.callers("Customers"))).toEqual(["db/report.sql:<module> unique"]);
-      // `Sales.ORDERS` names the schema's table; a bare `orders` the one written so, not sales.Orders.
-      expect(callerEdges(await sqlEngine.callers("sales.Orders"))).toEqual(["db/report.sql:<module> unique"]);
-      expect((await sqlEngine.callers("orders")).calls.map((c) => `${c.path}:${c.line} ${c.how}`)).toEqual(["db/report.sql:3 unique"]);
-      sql.write({ "db/billing.sql": "CREATE TABLE Invoices (id int);\n" });
-      await sqlEngine.index();
-      expect(callerEdges(await sqlEngine.callers("Invoices"))).toEqual(["db/report.sql:<module> unique"]);
+      await withIndexedEngine(sql.root, { git: false }, async (sqlEngine) => {
+        expect(callerEdges(await sqlEngine.callers("Customers"))).toEqual(["db/report.sql:<module> unique"]);
+        // `Sales.ORDERS` names the schema's table; a bare `orders` the one written so, not sales.Orders.
+        expect(callerEdges(await sqlEngine.callers("sales.Orders"))).toEqual(["db/report.sql:<module> unique"]);
+        expect((await sqlEngine.callers("orders")).calls.map((c) => `${c.path}:${c.line} ${c.how}`)).toEqual(["db/report.sql:3 unique"]);
+        sql.write({ "db/billing.sql": "CREATE TABLE Invoices (id int);\n" });
+        await sqlEngine.index();
+        expect(callerEdges(await sqlEngine.callers("Invoices"))).toEqual(["db/report.sql:<module> unique"]);
+      });
     } finally {
-      await sqlEngine.close();
       sql.dispose();
     }
   });
