@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { resolveConfig, type Config, type IndexOptions } from "./core/config.js";
 import { ContextSmithError } from "./core/errors.js";
 import { RepoFiles } from "./core/repo-file.js";
+import { languageOf } from "./core/languages.js";
 import type { IndexStats, Language, RunOptions, SymbolInfo } from "./core/types.js";
 import { apiCallersOf, apiHandlersOf, impactSites, type HopSite } from "./graph/api-hops.js";
 import { linkApi, type ApiCall, type ApiMap, type ApiRoute } from "./graph/api-links.js";
@@ -12,6 +13,7 @@ import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { ApiHop, CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
 import { runIndex } from "./indexing/indexer.js";
+import { outlineOnPool } from "./indexing/outline.js";
 import { attachNotes, type ContextWithNotes } from "./notes/attach.js";
 import { Notebook } from "./notes/notebook.js";
 import type { NoteView } from "./notes/types.js";
@@ -73,10 +75,24 @@ export interface GraphQueryOptions extends QueryOptions {
   api?: boolean;
 }
 
+/** A file packed ahead of the ranking (see {@link ContextOptions.pinned}). */
+export interface PinnedFile {
+  path: string;
+  /** Lines to favour in it (a change's lines). */
+  focus?: readonly number[];
+  /** Why it is there, for its header ("changed: 2 symbols"). */
+  note?: string;
+}
+
 /** Options of `context`. */
 export interface ContextOptions extends QueryOptions {
   /** Token budget (default 4,000). */
   budget?: number;
+  /**
+   * Files packed first, in this order, ahead of the ranking's (which follow without them): what a
+   * review packs, the changed files before what the ranking adds. Files not in the index are left out.
+   */
+  pinned?: readonly PinnedFile[];
   /** Re-order the top 20 files with the cross-encoder (`CTXSMITH_RERANK_MODEL`); experimental, off by default. */
   rerank?: boolean;
 }
@@ -224,12 +240,13 @@ export class Engine {
           notices.push(`re-ranking skipped: ${ContextSmithError.from(error, "INTERNAL").message}`);
         }
       }
+      ranked = withPinned(ranked, options.pinned);
       // Ranking is synchronous: a signal that came meanwhile is heard now, before the packing.
       throwIfAborted(options.signal);
       // A task about one side of an HTTP contract sees the other (a monorepo's client and server).
       const map = await this.apiMap({ refresh: false });
       const name = basename(this.config.root);
-      const linked = (entries: PackEntry[], source: PackSource) => withApiNeighbours(entries, map, (repo) => (repo === name ? source : undefined), name);
+      const linked = (entries: PackEntry[], source: PackSource) => withApiNeighbours(pinnedEntries(entries, options.pinned), map, (repo) => (repo === name ? source : undefined), name);
       const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config, linked);
       const result = await attachNotes(await repack(budget), this.#notebook().list(), repack, counter);
       return { ...result, ...withNotices(notices) };
@@ -392,6 +409,27 @@ export class Engine {
     return staleFiles(this.#store(), this.config.root, paths);
   }
 
+  /**
+   * The symbols of texts that are not this repository's files as they are on disk (another
+   * commit's version of them, read from git), each parsed as the language of its path (or the
+   * `language` given) on the parse threads. Null for a text of no parsed language.
+   */
+  async outline(texts: ReadonlyArray<{ path: string; text: string; language?: Language | null }>): Promise<{ symbols: Array<SymbolInfo[] | null>; warnings: string[] }> {
+    const parsed: Array<{ language: Language; text: string }> = [];
+    const at: number[] = [];
+    texts.forEach((t, i) => {
+      const language = t.language ?? languageOf(t.path);
+      if (language) {
+        at.push(i);
+        parsed.push({ language, text: t.text });
+      }
+    });
+    const result = await outlineOnPool(this.#runtime.parsePools, this.config.jobs, parsed);
+    const symbols: Array<SymbolInfo[] | null> = texts.map(() => null);
+    at.forEach((i, k) => (symbols[i] = result.symbols[k]!));
+    return { symbols, warnings: result.warnings };
+  }
+
   /** Counts tokens as `context` does (the engine's configured encoding). */
   countTokens(text: string): Promise<number> {
     return this.#runtime.tokenCounter(this.ranking.pack.encoding).count(text);
@@ -543,6 +581,24 @@ export class Engine {
     }
     return this.#reader?.store ?? null;
   }
+}
+
+/** A ranking with the pinned files first, in their order, and the rest after them. */
+function withPinned(ranked: RankedFile[], pinned: readonly PinnedFile[] | undefined): RankedFile[] {
+  if (!pinned || pinned.length === 0) return ranked;
+  const paths = new Set(pinned.map((p) => p.path));
+  const byPath = new Map(ranked.map((r) => [r.path, r]));
+  return [...[...paths].map((path) => byPath.get(path) ?? { path, score: 0, signals: {} }), ...ranked.filter((r) => !paths.has(r.path))];
+}
+
+/** Pack entries with the pinned files' lines to favour and why they are there. */
+function pinnedEntries(entries: PackEntry[], pinned: readonly PinnedFile[] | undefined): PackEntry[] {
+  if (!pinned || pinned.length === 0) return entries;
+  const byPath = new Map(pinned.map((p) => [p.path, p]));
+  return entries.map((entry) => {
+    const pin = byPath.get(entry.file.path);
+    return pin ? { ...entry, focus: [...(entry.focus ?? []), ...(pin.focus ?? [])], ...(pin.note ? { note: pin.note } : {}) } : entry;
+  });
 }
 
 function withNotices(notices: string[]): { notices?: string[] } {

@@ -10,6 +10,7 @@ import { callsCommand, impactCommand, overviewCommand, relatedCommand, symbolCom
 import { indexCommand } from "./commands/index-command.js";
 import { mcpConfigCommand } from "./commands/mcp-config-command.js";
 import { noteCommand } from "./commands/note-command.js";
+import { reviewCommand } from "./commands/review-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { rankCommand } from "./commands/rank-command.js";
 import { searchCommand } from "./commands/search-command.js";
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
       .command(relatedCommand(io))
       .command(overviewCommand(io))
       .command(apiCommand(io))
+      .command(reviewCommand(io))
       .command(noteCommand(io))
       .command(repoCommand(io))
       .command(groupCommand(io))

@@ -140,7 +140,10 @@ export class SymbolFinder {
     this.symbols(path).forEach((s, i) => {
       if (s.name === parts[parts.length - 1] && isQualifiedSuffix(s.qualifiedName, qualified)) found.push(this.#found(path, i, s));
     });
-    return found;
+    // A name qualified in full in its file means that definition (its overloads), not also the
+    // members of that name nested deeper (`a.py:run` is not `Job.run` when `run` is defined).
+    const exact = found.filter((f) => f.location.qualifiedName.split(/::|\./).join(".") === qualified);
+    return exact.length > 0 ? exact : found;
   }
 
   #found(path: string, index: number, s: SymbolInfo): FoundSymbol {

@@ -2,6 +2,7 @@
  * The main-thread <-> worker contracts. Bump PROTOCOL_VERSION when a shape changes: workers
  * reject tasks of another version, so a stale build fails loudly instead of misreading data.
  */
+import type { Language, SymbolInfo } from "../core/types.js";
 import type { FileUpdate } from "../store/types.js";
 import type { PlannedRead } from "./plan.js";
 
@@ -29,6 +30,21 @@ export interface ParseTask {
 export interface ParseResult {
   updates: FileUpdate[];
   /** Non-fatal problems (a parser crash on one file, which is then indexed as text). */
+  warnings: string[];
+}
+
+/**
+ * Texts to outline that are not the repository's files as they are on disk (another commit's
+ * version of them, read from git): each parsed by its language, nothing stored.
+ */
+export interface OutlineTask {
+  version: number;
+  texts: Array<{ language: Language; text: string }>;
+}
+
+/** The symbols of each text of an {@link OutlineTask}, in task order; null where it has no grammar on this machine. */
+export interface OutlineResult {
+  symbols: Array<SymbolInfo[] | null>;
   warnings: string[];
 }
 

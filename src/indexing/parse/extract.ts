@@ -354,7 +354,16 @@ function signatureOf(node: TSNode, source: string, language: CodeLanguage): stri
     ?? null;
   let text: string;
   if (body && body.startIndex > node.startIndex) {
-    text = source.slice(node.startIndex, body.startIndex);
+    // A comment between the declaration and its body (`def f():` `# why`) is no part of the declaration.
+    text = "";
+    let at = node.startIndex;
+    for (const child of node.namedChildren) {
+      if (child.startIndex >= body.startIndex) break;
+      if (!child.type.endsWith("comment") || child.startIndex < at) continue;
+      text += source.slice(at, child.startIndex);
+      at = child.endIndex;
+    }
+    text += source.slice(at, body.startIndex);
   } else {
     text = source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 4 * MAX_SIGNATURE));
     const brace = text.indexOf("{");

@@ -7,7 +7,7 @@ import type { ApiRecord, CodeLanguage, Language, ParsedFile } from "../../core/t
 import { lexicalInput } from "../../store/lexical.js";
 import type { FileUpdate } from "../../store/types.js";
 import type { PlannedRead } from "../plan.js";
-import { PROTOCOL_VERSION, type ParseResult, type ParseTask } from "../protocol.js";
+import { PROTOCOL_VERSION, type OutlineResult, type OutlineTask, type ParseResult, type ParseTask } from "../protocol.js";
 import { extractFile } from "./extract.js";
 import type { GrammarSource } from "./grammars.js";
 import { outlineFile } from "./outline/index.js";
@@ -22,13 +22,32 @@ const encode = (value: unknown): Uint8Array => Uint8Array.from(packr.pack(value)
  * Runs in a worker thread (workers/parse.ts) or in-process in tests.
  */
 export function parseBatch(grammars: GrammarSource, task: ParseTask): ParseResult {
-  if (task.version !== PROTOCOL_VERSION) {
-    throw new ContextSmithError("WORKER_FAILED", `parse worker speaks protocol ${PROTOCOL_VERSION}, task is ${task.version}: rebuild the project`);
-  }
+  checkVersion(task.version);
   const warnings: string[] = [];
   const files = new RepoFiles(task.root);
   const updates = task.files.map((file) => parseOne(grammars, files, task, file, warnings));
   return { updates, warnings: [...new Set(warnings)] };
+}
+
+/** The outline stage: the symbols of texts read elsewhere (another commit's files); runs in a parse worker. */
+export function outlineTexts(grammars: GrammarSource, task: OutlineTask): OutlineResult {
+  checkVersion(task.version);
+  const warnings: string[] = [];
+  const symbols = task.texts.map(({ language, text }) => {
+    try {
+      return parseText(grammars, language, text, warnings)?.symbols ?? null;
+    } catch (error) {
+      warnings.push(`a ${language} text could not be parsed (${(error as Error).message})`);
+      return null;
+    }
+  });
+  return { symbols, warnings: [...new Set(warnings)] };
+}
+
+function checkVersion(version: number): void {
+  if (version !== PROTOCOL_VERSION) {
+    throw new ContextSmithError("WORKER_FAILED", `parse worker speaks protocol ${PROTOCOL_VERSION}, task is ${version}: rebuild the project`);
+  }
 }
 
 function parseOne(grammars: GrammarSource, files: RepoFiles, task: ParseTask, file: PlannedRead, warnings: string[]): FileUpdate {

@@ -1,0 +1,284 @@
+import { isTestPath } from "../core/languages.js";
+import { ContextSmithError } from "../core/errors.js";
+import { PLACE_KINDS, type Language, type RunOptions, type SymbolInfo } from "../core/types.js";
+import type { Engine, PinnedFile } from "../engine.js";
+import type { ImpactNode } from "../graph/types.js";
+import { changedFiles, grepWord, readBlobs, resolveRange, type Blob, type DiffEntry } from "./git.js";
+import { diffSymbols, type FileSide, type SymbolDelta } from "./symbol-diff.js";
+import type { ReviewFile, ReviewNote, ReviewReport, ReviewSymbol, ReviewTest, SymbolChange } from "./types.js";
+
+/** Options of {@link review}. */
+export interface ReviewOptions {
+  /** The base revision (default: the default branch; the review compares from its merge base with the head). */
+  base?: string;
+  /** The head revision (default: the work tree). */
+  head?: string;
+  /** Tokens of the context for the change (default 4,000). */
+  budget?: number;
+  /** Levels of callers counted as a symbol's impact (default 3). */
+  depth?: number;
+  /** Bring the index of the work tree up to date first (default true). */
+  refresh?: boolean;
+  onProgress?: RunOptions["onProgress"];
+  waitTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Changed symbols whose callers are traced, at most: a change of thousands of definitions is summarised, not traced one by one. */
+const MAX_TRACED = 300;
+/** Lines of the head naming a removed symbol that a report shows. */
+const MAX_REFERENCES = 10;
+
+/**
+ * A change between two versions of a repository (base and head, see {@link ReviewOptions}) mapped
+ * onto the index of its work tree: the definitions added, removed or changed (by git's diff and
+ * both versions parsed), their callers and transitive impact with tests apart (and the requests
+ * that reach them across the API contract), the tests that exercise them, the notes pinned to
+ * them, and a context for the change within the budget.
+ */
+export async function review(engine: Engine, options: ReviewOptions = {}): Promise<ReviewReport> {
+  const budget = options.budget ?? 4000;
+  if (!Number.isInteger(budget) || budget < 1) throw new ContextSmithError("INVALID_ARGUMENT", `The budget must be a positive whole number of tokens, not ${budget}.`);
+  const depth = options.depth ?? 3;
+  const root = engine.config.root;
+  const signal = options.signal;
+  const { range, notices } = await resolveRange(root, { base: options.base, head: options.head }, signal);
+  const workTree = range.head.ref === null;
+  const diff = await changedFiles(root, range.from, workTree ? null : range.head.commit, signal);
+  const query = { refresh: false as const, signal };
+
+  // The work tree's index, brought up to date once: the head's symbols (for the work tree), the callers, the pack.
+  const headPaths = diff.filter((d) => d.status !== "deleted").map((d) => d.path);
+  const indexed = await engine.files(workTree ? headPaths : [], { refresh: options.refresh ?? true, onProgress: options.onProgress, waitTimeoutMs: options.waitTimeoutMs, signal });
+  const basePaths = diff.filter((d) => d.status !== "added").map((d) => d.previousPath ?? d.path);
+  const [baseBlobs, headBlobs] = await Promise.all([
+    readBlobs(root, range.from, basePaths, engine.config.maxFileBytes, signal),
+    workTree ? Promise.resolve(new Map<string, Blob>()) : readBlobs(root, range.head.commit, headPaths, engine.config.maxFileBytes, signal),
+  ]);
+  const sides = await fileSides(engine, diff, indexed, baseBlobs, headBlobs, workTree);
+
+  const files: ReviewFile[] = [];
+  const deltas: Array<{ path: string; delta: SymbolDelta }> = [];
+  for (const entry of diff) {
+    const side = sides.get(entry.path)!;
+    const file: ReviewFile = {
+      path: entry.path,
+      ...(entry.previousPath ? { previousPath: entry.previousPath } : {}),
+      status: entry.status,
+      additions: entry.additions ?? (entry.status === "added" && side.head ? lineCount(side.head.text) : null),
+      deletions: entry.deletions ?? (entry.status === "added" && side.head ? 0 : null),
+      test: isTestPath(entry.path),
+      symbols: 0,
+      outside: false,
+      ...(side.skipped ? { skipped: side.skipped } : {}),
+    };
+    if (!side.skipped) {
+      const found = diffSymbols(side.base, side.head);
+      file.outside = found.outside;
+      for (const delta of found.symbols) {
+        if (PLACE_KINDS.has((delta.after ?? delta.before)!.kind)) continue;
+        deltas.push({ path: entry.path, delta });
+        file.symbols++;
+      }
+    }
+    files.push(file);
+  }
+  if (deltas.length > MAX_TRACED) notices.push(`${deltas.length} definitions changed: the callers of the first ${MAX_TRACED} are traced.`);
+
+  const symbols: ReviewSymbol[] = [];
+  const testsByPath = new Map<string, ReviewTest>();
+  const reach = (path: string, how: ReviewTest["how"], name: string): void => {
+    let test = testsByPath.get(path);
+    if (!test) testsByPath.set(path, (test = { path, how, reaches: [] }));
+    else if (how === "calls") test.how = "calls";
+    if (!test.reaches.includes(name)) test.reaches.push(name);
+  };
+  for (const [i, { path, delta }] of deltas.entries()) {
+    const symbol = reviewSymbol(path, delta);
+    // A test's own callers are its runner: only definitions outside tests are traced.
+    if (i < MAX_TRACED && !symbol.test) {
+      if (delta.after) {
+        const impact = await engine.impact(`${path}:${delta.after.qualifiedName.replaceAll("::", ".")}`, { ...query, depth });
+        symbol.callers = impact.tree.map((n) => ({ symbol: n.symbol?.qualifiedName ?? null, path: n.path, line: n.lines[0]!, test: n.isTest }));
+        symbol.impact = { symbols: impact.counts.symbols, production: impact.files, tests: impact.tests, truncated: impact.truncated };
+        symbol.api = impact.api ?? [];
+        for (const node of testNodes(impact.tree)) reach(node.path, "calls", symbol.qualifiedName);
+      } else if ((await engine.symbol(delta.before!.name, query)).matches.length === 0) {
+        // Gone, and defined nowhere else: what still names it is what breaks.
+        const found = await grepWord(root, workTree ? null : range.head.commit, delta.before!.name, MAX_REFERENCES, signal);
+        if (found.total > 0) symbol.references = { total: found.total, lines: found.hits };
+      }
+    }
+    symbols.push(symbol);
+  }
+  // Tests that import a changed file exercise what it changed, whether or not a call resolved.
+  for (const file of files) {
+    if (file.test || file.status === "deleted" || file.symbols === 0) continue;
+    const changed = symbols.filter((s) => s.path === file.path).map((s) => s.qualifiedName);
+    const related = await engine.related(file.path, query).catch(() => null);
+    for (const importer of related?.importedBy ?? []) if (isTestPath(importer)) for (const name of changed) reach(importer, "imports", name);
+  }
+  const weight = (s: ReviewSymbol): number => s.impact.production.length + s.impact.tests.length + (s.references?.total ?? 0);
+  symbols.sort((a, b) => weight(b) - weight(a));
+  const tests = [...testsByPath.values()].sort((a, b) => (a.how === b.how ? a.path.localeCompare(b.path) : a.how === "calls" ? -1 : 1));
+  const notes = await touchedNotes(engine, files, symbols, query);
+  const context = symbols.length === 0 && files.length === 0 ? null : await engine.context(packTask(symbols, files), { ...query, budget, pinned: pinnedFiles(files, symbols, tests) });
+  if (context?.notices) notices.push(...context.notices);
+  const indexedHead = engine.status()?.gitHead;
+  if (!workTree && indexedHead && indexedHead !== range.head.commit) {
+    notices.push(`callers, tests and the context come from the index of the work tree, which is not ${range.head.ref}: check it out for an exact answer.`);
+  }
+  for (const f of files) if (f.skipped && !/no parsed language/.test(f.skipped)) notices.push(`${f.path}: symbols not compared (${f.skipped})`);
+
+  const changedPaths = new Set(files.map((f) => f.path));
+  const impacted = new Set(symbols.flatMap((s) => s.impact.production).filter((p) => !changedPaths.has(p)));
+  const impactedTests = new Set(symbols.flatMap((s) => s.impact.tests).filter((p) => !changedPaths.has(p)));
+  const count = (change: SymbolChange): number => symbols.filter((s) => s.change === change).length;
+  return {
+    root,
+    range,
+    summary: {
+      files: files.length,
+      additions: files.reduce((n, f) => n + (f.additions ?? 0), 0),
+      deletions: files.reduce((n, f) => n + (f.deletions ?? 0), 0),
+      symbols: { added: count("added"), removed: count("removed"), signature: count("signature"), body: count("body") },
+      impactedFiles: impacted.size,
+      impactedTests: impactedTests.size,
+      tests: tests.length,
+      notes: notes.length,
+      dangling: symbols.filter((s) => s.references).length,
+    },
+    files,
+    symbols,
+    tests,
+    notes,
+    context,
+    ...(notices.length > 0 ? { notices } : {}),
+  };
+}
+
+interface Sides {
+  base: FileSide | null;
+  head: FileSide | null;
+  skipped?: string;
+}
+
+/** Both versions of each changed file: texts from git or the index, symbols from the index or parsed here. */
+async function fileSides(
+  engine: Engine,
+  diff: readonly DiffEntry[],
+  indexed: ReadonlyMap<string, { text: string; symbols: SymbolInfo[]; language: Language | null } | null>,
+  baseBlobs: ReadonlyMap<string, Blob>,
+  headBlobs: ReadonlyMap<string, Blob>,
+  workTree: boolean,
+): Promise<Map<string, Sides>> {
+  const sides = new Map<string, Sides>();
+  const toParse: Array<{ path: string; text: string; language?: Language | null; into: (symbols: SymbolInfo[]) => void }> = [];
+  for (const entry of diff) {
+    const side: Sides = { base: null, head: null };
+    sides.set(entry.path, side);
+    let language: Language | null | undefined;
+    if (entry.status !== "deleted") {
+      if (workTree) {
+        const file = indexed.get(entry.path);
+        if (!file) side.skipped = "not in the index: ignored, binary, too large or changed while indexing";
+        else if (file.language === null) side.skipped = "no parsed language";
+        else {
+          side.head = { text: file.text, symbols: file.symbols };
+          language = file.language;
+        }
+      } else {
+        const blob = headBlobs.get(entry.path);
+        if (!blob || !("text" in blob)) side.skipped = blob ? (blob as { skipped: string }).skipped : "missing";
+        else toParse.push({ path: entry.path, text: blob.text, into: (symbols) => (side.head = { text: blob.text, symbols }) });
+      }
+    }
+    if (entry.status !== "added" && !side.skipped) {
+      const blob = baseBlobs.get(entry.previousPath ?? entry.path);
+      if (!blob || !("text" in blob)) side.skipped = `in the base: ${blob ? (blob as { skipped: string }).skipped : "missing"}`;
+      else toParse.push({ path: entry.previousPath ?? entry.path, text: blob.text, language, into: (symbols) => (side.base = { text: blob.text, symbols }) });
+    }
+  }
+  const parsed = await engine.outline(toParse);
+  toParse.forEach((t, i) => {
+    const symbols = parsed.symbols[i];
+    if (symbols) t.into(symbols);
+  });
+  for (const [path, side] of sides) {
+    if (side.skipped) continue;
+    const entry = diff.find((d) => d.path === path)!;
+    const missing = (entry.status !== "deleted" && !side.head) || (entry.status !== "added" && !side.base);
+    if (missing) side.skipped = "no parsed language";
+  }
+  return sides;
+}
+
+function reviewSymbol(path: string, delta: SymbolDelta): ReviewSymbol {
+  const s = (delta.after ?? delta.before)!;
+  return {
+    change: delta.change,
+    path,
+    name: s.name,
+    qualifiedName: s.qualifiedName,
+    kind: s.kind,
+    signature: s.signature,
+    ...(delta.change === "signature" ? { previousSignature: delta.before!.signature } : {}),
+    startLine: s.startLine,
+    endLine: s.endLine,
+    test: isTestPath(path),
+    callers: [],
+    impact: { symbols: 0, production: [], tests: [], truncated: false },
+    api: [],
+  };
+}
+
+function* testNodes(nodes: readonly ImpactNode[]): Generator<ImpactNode> {
+  for (const node of nodes) {
+    if (node.isTest) yield node;
+    yield* testNodes(node.children);
+  }
+}
+
+/** Notes on the touched files: those on a whole file, on a changed definition, or whose code changed or is gone. */
+async function touchedNotes(engine: Engine, files: readonly ReviewFile[], symbols: readonly ReviewSymbol[], query: { refresh: false; signal?: AbortSignal }): Promise<ReviewNote[]> {
+  const paths = new Set(files.flatMap((f) => [f.path, ...(f.previousPath ? [f.previousPath] : [])]));
+  const changed = new Set(symbols.map((s) => `${s.path}\0${s.qualifiedName}`));
+  const notes = await engine.notes({}, query);
+  return notes.filter((n) => {
+    if (!paths.has(n.target.path)) return false;
+    if (n.target.kind === "file" || n.status !== "current") return true;
+    return changed.has(`${n.location?.path ?? n.target.path}\0${n.target.qualifiedName}`);
+  });
+}
+
+/** The task a review packs for: the changed definitions' names, or the changed files' paths. */
+function packTask(symbols: readonly ReviewSymbol[], files: readonly ReviewFile[]): string {
+  const names = [...new Set(symbols.map((s) => s.qualifiedName))];
+  return names.length > 0 ? names.join(" ") : files.map((f) => f.path).join(" ");
+}
+
+/** The files a review packs first: the changed sources, then their direct callers, then the tests reaching them. */
+function pinnedFiles(files: readonly ReviewFile[], symbols: readonly ReviewSymbol[], tests: readonly ReviewTest[]): PinnedFile[] {
+  const pinned = new Map<string, PinnedFile & { focus: number[] }>();
+  const pin = (path: string, line: number | null, note: string): void => {
+    const entry = pinned.get(path) ?? { path, focus: [], note };
+    if (line !== null) entry.focus.push(line);
+    pinned.set(path, entry);
+  };
+  const changedHere = (path: string): string => {
+    const n = symbols.filter((s) => s.path === path).length;
+    return n === 0 ? "changed" : `changed: ${n} definition${n === 1 ? "" : "s"}`;
+  };
+  // Symbols are widest impact first: their files come first.
+  for (const s of symbols) if (s.change !== "removed" && !s.test) pin(s.path, s.startLine, changedHere(s.path));
+  for (const f of files) if (f.status !== "deleted" && !f.test) pin(f.path, null, changedHere(f.path));
+  for (const s of symbols) for (const c of s.callers) if (!c.test) pin(c.path, c.line, `calls ${s.name}`);
+  for (const t of tests) pin(t.path, null, `test reaching ${t.reaches[0]}`);
+  for (const f of files) if (f.status !== "deleted" && f.test) pin(f.path, null, "changed test");
+  return [...pinned.values()];
+}
+
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
