@@ -189,11 +189,11 @@ export interface WordHit {
 }
 
 /**
- * Where `word` still occurs as a whole word in the head (`rev`, or the work tree's tracked files
- * when null), under `root`, text files only; at most `limit` lines, and how many there are.
+ * Where `word` still occurs as a whole word in the head (`rev`, or the work tree's files git does
+ * not ignore when null), under `root`, text files only; at most `limit` lines, and how many there are.
  */
 export async function grepWord(root: string, rev: string | null, word: string, limit: number, signal?: AbortSignal): Promise<{ hits: WordHit[]; total: number }> {
-  const r = await git(root, ["grep", "-n", "-I", "-w", "-F", "--no-color", "-e", word, ...(rev ? [rev] : []), "--", "."], { signal });
+  const r = await git(root, ["grep", "-n", "-I", "-w", "-F", "--no-color", ...(rev ? [] : ["--untracked"]), "-e", word, ...(rev ? [rev] : []), "--", "."], { signal });
   // Exit 1: no line matched.
   if (!r.ok) return { hits: [], total: 0 };
   const lines = (r.stdout as string).split("\n").filter((l) => l !== "");
