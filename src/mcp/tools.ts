@@ -4,14 +4,18 @@ import type { Engine } from "../engine.js";
 import { formatApiMap, formatCalls, formatImpact, formatLookup, formatOverview, formatRelated } from "../graph/format.js";
 import type { CallsResult, ImpactResult, SymbolLookup } from "../graph/types.js";
 import { describeTarget } from "../notes/format.js";
+import { formatReview } from "../review/format.js";
+import { review } from "../review/review.js";
 import { boundText } from "./bound.js";
 import type { Freshness } from "./freshness.js";
 
 /** The default budget of `get_context`, and the most any answer may take. */
 export const DEFAULT_BUDGET = 4000;
 export const MAX_TOKENS = 20_000;
-/** Answers other than `get_context` are cut to this many tokens. */
+/** Answers other than `get_context` are cut to this many tokens (`review_change`: this many beside its code). */
 export const ANSWER_TOKENS = 6000;
+/** The default budget of the code in `review_change`'s answer. */
+const REVIEW_BUDGET = 2000;
 
 /** One tool: its schema, its description for the agent, and a thin adapter over the engine. */
 export interface ToolDefinition<S extends z.ZodRawShape> {
@@ -207,6 +211,23 @@ export const TOOLS: readonly AnyTool[] = [
     },
   }),
   defineTool({
+    name: "review_change",
+    title: "Review a change",
+    description:
+      "Before committing or opening a pull request: what the change touches. Compares the work tree (or `head`) with its merge base on the default branch (or `base`) and returns the definitions added, removed or changed, their callers and transitive impact (tests apart), the test files that reach them, removed names still used, notes on the touched code, and the code to read for the change within `budget_tokens`.",
+    inputSchema: {
+      base: z.string().trim().min(1).max(250).optional().describe("Compare from this branch, tag or commit (default: the merge base with the default branch)"),
+      head: z.string().trim().min(1).max(250).optional().describe("Compare to this branch, tag or commit (default: the work tree)"),
+      budget_tokens: z.number().int().min(100).max(MAX_TOKENS - ANSWER_TOKENS).optional().describe(`Tokens of the code for the change (default ${REVIEW_BUDGET})`),
+    },
+    readOnly: true,
+    async run(args, { engine, log }) {
+      const report = await review(engine, { ...noQueryRefresh, base: args.base, head: args.head, budget: args.budget_tokens ?? REVIEW_BUDGET });
+      for (const notice of report.context?.notices ?? []) log?.(`contextsmith: ${notice}`);
+      return { text: formatReview(report), files: [...new Set([...report.files.filter((f) => f.status !== "deleted").map((f) => f.path), ...(report.context?.files ?? [])])] };
+    },
+  }),
+  defineTool({
     name: "reindex",
     title: "Re-index now",
     description: "Forces the incremental re-index now. Rarely needed: every answer already re-checks what changed (at most every 2 seconds).",
@@ -246,6 +267,7 @@ export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx:
     const stale = ctx.engine.staleFiles(answer.files);
     text = `⚠ The index could not be refreshed (${state.problem}).${stale.length > 0 ? ` Changed since indexed, re-read them: ${stale.join(", ")}` : ""}\n\n${text}`;
   }
-  const limit = tool.name === "get_context" ? Math.min(MAX_TOKENS, Number(args.budget_tokens ?? DEFAULT_BUDGET)) : ANSWER_TOKENS;
+  const limit =
+    tool.name === "get_context" ? Math.min(MAX_TOKENS, Number(args.budget_tokens ?? DEFAULT_BUDGET)) : tool.name === "review_change" ? ANSWER_TOKENS + Number(args.budget_tokens ?? REVIEW_BUDGET) : ANSWER_TOKENS;
   return { text: await boundText(text, limit, (t) => ctx.engine.countTokens(t)), isError: answer.notFound === true };
 }

@@ -9,7 +9,7 @@ import { callTool } from "../helpers/mcp.js";
 import { TempRepo } from "../helpers/repo.js";
 import { PYTHON } from "../graph/fixtures.js";
 
-const TOOL_NAMES = ["get_context", "search", "find_symbol", "callers", "callees", "impact", "related_files", "add_note", "overview", "get_api_map", "reindex"];
+const TOOL_NAMES = ["get_context", "search", "find_symbol", "callers", "callees", "impact", "related_files", "add_note", "overview", "get_api_map", "review_change", "reindex"];
 
 let repo: TempRepo;
 let client: Client;
@@ -83,6 +83,18 @@ describe("ctxsmith serve (MCP over stdio, driven by the SDK's client)", () => {
     const { text } = await call("get_context", { task: "exponential backoff delay for an attempt", budget_tokens: 800 });
     expect(text).toContain("def exponential_backoff_delay(attempt):");
     expect((await call("find_symbol", { name: "exponential_backoff_delay" })).text).toContain("shop/util.py:9");
+  });
+
+  it("review_change reports the work tree's change against the default branch", async () => {
+    repo.write({ "shop/payments.py": PYTHON["shop/payments.py"]!.replace("def charge_card(card, amount):", "def charge_card(card, amount, currency):") });
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const { text, isError } = await call("review_change", { budget_tokens: 500 });
+    expect(isError).toBe(false);
+    expect(text).toContain("| signature changed | `charge_card` | `shop/payments.py:");
+    expect(text).toContain("| added | `exponential_backoff_delay` | `shop/util.py:9` |");
+    expect(text).toMatch(/`checkout` in `app\/main\.py:\d+`/);
+    const hostile = await call("review_change", { base: "--upload-pack=touch /tmp/x" });
+    expect(hostile).toMatchObject({ isError: true, text: expect.stringContaining("names no commit") });
   });
 
   it("refuses invalid and hostile arguments with a clear tool error, and keeps serving", async () => {
