@@ -36,6 +36,11 @@ export function formatReview(report: ReviewReport): string {
     out.push("");
     out.push(`**Removed but still named:** ${dangling.map((x) => `${code(x.qualifiedName)} (${plural(x.references!.total, "line")})`).join(", ")}`);
   }
+  const downstream = report.symbols.filter((x) => x.downstream);
+  if (downstream.length > 0) {
+    out.push("");
+    out.push(`**Named in dependent repositories:** ${downstream.map((x) => `${code(x.qualifiedName)} (${x.downstream!.map((d) => `${d.repo}: ${plural(d.total, "line")}`).join(", ")})`).join(", ")}`);
+  }
   const stale = report.notes.filter((n) => n.status !== "current");
   if (stale.length > 0) {
     out.push("");
@@ -58,8 +63,13 @@ export function formatReview(report: ReviewReport): string {
     folded(
       out,
       "Where removed definitions are still named",
-      dangling.map((x) => `${code(x.qualifiedName)}, ${plural(x.references!.total, "line")}:\n${x.references!.lines.map((l) => `- ${code(`${l.path}:${l.line}`)} ${code(l.text)}`).join("\n")}`).join("\n\n"),
+      dangling.map((x) => `${code(x.qualifiedName)}, ${plural(x.references!.total, "line")}:\n${hitList(x.references!.lines)}`).join("\n\n"),
     );
+  }
+  if (downstream.length > 0) {
+    const lines = (x: ReviewSymbol): string =>
+      x.downstream!.map((d) => `${code(x.qualifiedName)} in ${d.repo}, ${plural(d.total, "line")}:\n${hitList(d.lines)}`).join("\n\n");
+    folded(out, "Where dependent repositories name changed declarations", downstream.map(lines).join("\n\n"));
   }
   folded(out, `Files (${report.files.length})`, fileTable(report));
   if (report.context) {
@@ -92,6 +102,10 @@ function callersOf(x: ReviewSymbol): string {
   if (x.callers.length > CALLERS_SHOWN) lines.push(`- and ${x.callers.length - CALLERS_SHOWN} more`);
   for (const a of x.api) lines.push(`- HTTP ${a.method} ${code(a.path)} from ${code(`${a.repo}/${a.file}:${a.line}`)}${a.symbol ? ` in ${code(a.symbol)}` : ""}`);
   return lines.join("\n");
+}
+
+function hitList(lines: ReadonlyArray<{ path: string; line: number; text: string }>): string {
+  return lines.map((l) => `- ${code(`${l.path}:${l.line}`)} ${code(l.text)}`).join("\n");
 }
 
 function fileTable(report: ReviewReport): string {

@@ -2,6 +2,8 @@ import { isTestPath } from "../core/languages.js";
 import { ContextSmithError } from "../core/errors.js";
 import { PLACE_KINDS, type Language, type RunOptions, type SymbolInfo } from "../core/types.js";
 import type { Engine, PinnedFile } from "../engine.js";
+import { apiCallersOf, impactSites } from "../graph/api-hops.js";
+import type { ApiMap } from "../graph/api-links.js";
 import type { ImpactNode } from "../graph/types.js";
 import { changedFiles, grepWord, readBlobs, resolveRange, type Blob, type DiffEntry } from "./git.js";
 import { diffSymbols, type FileSide, type SymbolDelta } from "./symbol-diff.js";
@@ -22,12 +24,26 @@ export interface ReviewOptions {
   onProgress?: RunOptions["onProgress"];
   waitTimeoutMs?: number;
   signal?: AbortSignal;
+  /** The workspace the repository belongs to: requests from all its repositories, and the repositories that depend on this one. */
+  across?: ReviewAcross;
+}
+
+/** What a review reads beyond its repository: the workspace around it. */
+export interface ReviewAcross {
+  /** This repository's name in the workspace. */
+  repo: string;
+  /** The API contract map of the whole workspace. */
+  apiMap(): Promise<ApiMap>;
+  /** The repositories that depend on this one (directly or not), with their roots. */
+  dependents: ReadonlyArray<{ repo: string; root: string }>;
 }
 
 /** Changed symbols whose callers are traced, at most: a change of thousands of definitions is summarised, not traced one by one. */
 const MAX_TRACED = 300;
 /** Lines of the head naming a removed symbol that a report shows. */
 const MAX_REFERENCES = 10;
+/** Changed declarations looked for in the dependent repositories, at most. */
+const MAX_DOWNSTREAM = 50;
 
 /**
  * A change between two versions of a repository (base and head, see {@link ReviewOptions}) mapped
@@ -85,6 +101,7 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
   }
   if (deltas.length > MAX_TRACED) notices.push(`${deltas.length} definitions changed: the callers of the first ${MAX_TRACED} are traced.`);
 
+  let workspaceApi: Promise<ApiMap> | undefined;
   const symbols: ReviewSymbol[] = [];
   const testsByPath = new Map<string, ReviewTest>();
   const reach = (path: string, how: ReviewTest["how"], name: string): void => {
@@ -98,10 +115,15 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     // A test's own callers are its runner: only definitions outside tests are traced.
     if (i < MAX_TRACED && !symbol.test) {
       if (delta.after) {
-        const impact = await engine.impact(`${path}:${delta.after.qualifiedName.replaceAll("::", ".")}`, { ...query, depth });
+        // Across a workspace, the requests of all its repositories (this one's own API map otherwise).
+        const impact = await engine.impact(`${path}:${delta.after.qualifiedName.replaceAll("::", ".")}`, { ...query, depth, api: !options.across });
         symbol.callers = impact.tree.map((n) => ({ symbol: n.symbol?.qualifiedName ?? null, path: n.path, line: n.lines[0]!, test: n.isTest }));
         symbol.impact = { symbols: impact.counts.symbols, production: impact.files, tests: impact.tests, truncated: impact.truncated };
-        symbol.api = impact.api ?? [];
+        if (options.across && impact.targets.length > 0) {
+          workspaceApi ??= options.across.apiMap();
+          const repo = options.across.repo;
+          symbol.api = apiCallersOf(await workspaceApi, impactSites(impact).map((site) => ({ repo, ...site })));
+        } else symbol.api = impact.api ?? [];
         for (const node of testNodes(impact.tree)) reach(node.path, "calls", symbol.qualifiedName);
       } else if ((await engine.symbol(delta.before!.name, query)).matches.length === 0) {
         // Gone, and defined nowhere else: what still names it is what breaks.
@@ -111,6 +133,7 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     }
     symbols.push(symbol);
   }
+  if (options.across) await namedDownstream(symbols, options.across, signal);
   // Tests that import a changed file exercise what it changed, whether or not a call resolved.
   for (const file of files) {
     if (file.test || file.status === "deleted" || file.symbols === 0) continue;
@@ -118,7 +141,7 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     const related = await engine.related(file.path, query).catch(() => null);
     for (const importer of related?.importedBy ?? []) if (isTestPath(importer)) for (const name of changed) reach(importer, "imports", name);
   }
-  const weight = (s: ReviewSymbol): number => s.impact.production.length + s.impact.tests.length + (s.references?.total ?? 0);
+  const weight = (s: ReviewSymbol): number => s.impact.production.length + s.impact.tests.length + (s.references?.total ?? 0) + s.api.length + (s.downstream?.length ?? 0);
   symbols.sort((a, b) => weight(b) - weight(a));
   const tests = [...testsByPath.values()].sort((a, b) => (a.how === b.how ? a.path.localeCompare(b.path) : a.how === "calls" ? -1 : 1));
   const notes = await touchedNotes(engine, files, symbols, query);
@@ -147,6 +170,7 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
       tests: tests.length,
       notes: notes.length,
       dangling: symbols.filter((s) => s.references).length,
+      downstream: symbols.filter((s) => s.downstream).length,
     },
     files,
     symbols,
@@ -155,6 +179,24 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     context,
     ...(notices.length > 0 ? { notices } : {}),
   };
+}
+
+/**
+ * The dependent repositories that still name a removed definition or one whose declaration
+ * changed (a whole-word text search of their work trees: calls across repositories resolve by no
+ * import the index follows).
+ */
+async function namedDownstream(symbols: ReviewSymbol[], across: ReviewAcross, signal: AbortSignal | undefined): Promise<void> {
+  if (across.dependents.length === 0) return;
+  const breaking = symbols.filter((s) => !s.test && (s.change === "removed" || s.change === "signature")).slice(0, MAX_DOWNSTREAM);
+  for (const symbol of breaking) {
+    const found: NonNullable<ReviewSymbol["downstream"]> = [];
+    for (const { repo, root } of across.dependents) {
+      const hits = await grepWord(root, null, symbol.name, MAX_REFERENCES, signal).catch(() => null);
+      if (hits && hits.total > 0) found.push({ repo, total: hits.total, lines: hits.hits });
+    }
+    if (found.length > 0) symbol.downstream = found;
+  }
 }
 
 interface Sides {

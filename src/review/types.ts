@@ -77,6 +77,8 @@ export interface ReviewSymbol {
   api: ApiHop[];
   /** For a removed symbol: lines of the head that still name it (a whole-word text search), at most 10, and how many in all. */
   references?: { total: number; lines: Array<{ path: string; line: number; text: string }> };
+  /** Reviewed in a workspace, for a removed symbol or a signature change: the dependent repositories whose files name it (whole word), at most 10 lines each. */
+  downstream?: Array<{ repo: string; total: number; lines: Array<{ path: string; line: number; text: string }> }>;
 }
 
 /** A test file that exercises the change. */
@@ -108,6 +110,8 @@ export interface ReviewReport {
     notes: number;
     /** Removed symbols whose name the head still uses. */
     dangling: number;
+    /** Removed or re-declared symbols that a dependent repository of the workspace names. */
+    downstream: number;
   };
   files: ReviewFile[];
   /** Changed symbols, those with the widest impact first. */

@@ -517,6 +517,16 @@ export class Workspace {
     return { ...(await linkedApi(engines, this.apiRules())), scope: provenance, ...withNotices(notices) };
   }
 
+  /**
+   * One repository's engine, its index brought up to date as any query of the workspace would:
+   * for work that reads one repository through the whole Engine API (a review). The workspace owns
+   * it: it stays open until the workspace closes.
+   */
+  async engine(repo: string, options: WorkspaceQueryOptions = {}): Promise<{ engine: Engine; notices: string[] }> {
+    const { engines, notices } = await this.#open({ repos: [repo] }, options);
+    return { engine: engines[0]!.engine, notices };
+  }
+
   /** A file of one repository's index, as indexed, with its outline (see {@link Engine.file}). */
   async file(repo: string, path: string, options: WorkspaceQueryOptions = {}): Promise<IndexedFile & { repo: string }> {
     const { engines } = await this.#open({ repos: [repo] }, options);

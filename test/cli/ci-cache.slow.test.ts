@@ -58,6 +58,7 @@ describe("an index restored from a CI cache", () => {
       ["context", "charge retries a declined card with attempts", "--budget", "600", "--json"],
       ["callers", "charge", "--json"],
       ["symbol", "tax", "--json"],
+      ["review", "--base", "HEAD~1", "--budget", "600", "--json"],
     ]) {
       const a = runCli([...args, "--path", clone, "--index-dir", runner.path("restored"), "--no-refresh"]);
       const b = runCli([...args, "--path", clone, "--index-dir", clean, "--no-refresh"]);
