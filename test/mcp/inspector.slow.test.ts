@@ -26,7 +26,7 @@ describe("ctxsmith serve through the MCP Inspector's CLI", () => {
   it("lists the tools", () => {
     const { tools } = inspect("--method", "tools/list") as { tools: Array<{ name: string }> };
     expect(tools.map((t) => t.name)).toContain("get_context");
-    expect(tools).toHaveLength(11);
+    expect(tools).toHaveLength(12);
   });
 
   it("calls get_context and find_symbol", () => {
