@@ -287,10 +287,11 @@ export class Engine {
 
   /**
    * The definitions `name` may mean: bare (`charge_card`), qualified (`Checkout.apply`,
-   * `shop.payments.charge_card`) or in a file (`payments.py:charge_card`); close names when none.
+   * `shop.payments.charge_card`) or in a file (`payments.py:charge_card`); close names when none
+   * (unless `suggest: false`: whether a name is defined, without the search for close ones).
    */
-  async symbol(name: string, options: QueryOptions = {}): Promise<SymbolLookup> {
-    return (await this.#codeGraph(options)).finder.lookup(name);
+  async symbol(name: string, options: QueryOptions & { suggest?: boolean } = {}): Promise<SymbolLookup> {
+    return (await this.#codeGraph(options)).finder.lookup(name, options.suggest);
   }
 
   /**

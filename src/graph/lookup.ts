@@ -51,10 +51,11 @@ export class SymbolFinder {
     this.#symbols = options.cache ? new Map() : null;
   }
 
-  lookup(query: string): SymbolLookup {
+  /** The definitions `query` may mean, with close names when none (`suggest`, default true: a scan of every defined name). */
+  lookup(query: string, suggest = true): SymbolLookup {
     const name = symbolQuery(query);
     const matches = this.find(name).map((f) => f.location);
-    return { query: name, matches, suggestions: matches.length === 0 ? this.suggest(name) : [] };
+    return { query: name, matches, suggestions: matches.length === 0 && suggest ? this.suggest(name) : [] };
   }
 
   find(query: string): FoundSymbol[] {

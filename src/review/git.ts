@@ -6,7 +6,7 @@ import type { ChangedFileStatus, ReviewRange } from "./types.js";
 const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", GIT_PAGER: "cat", LC_ALL: "C" };
 const GIT_TIMEOUT_MS = 120_000;
 /** What one git command may print: a diff of a very large change, or a batch of blobs. */
-const MAX_OUTPUT = 512 * 1024 * 1024;
+const MAX_OUTPUT = 64 * 1024 * 1024;
 
 async function git(root: string, args: string[], options: { input?: string; signal?: AbortSignal; encoding?: "utf8" | "buffer" } = {}): Promise<{ ok: boolean; stdout: string | Uint8Array; stderr: string }> {
   const r = await execa("git", ["-c", "core.quotePath=false", ...args], {
@@ -21,6 +21,7 @@ async function git(root: string, args: string[], options: { input?: string; sign
     ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
   });
   if (r.isCanceled) throw new ContextSmithError("ABORTED", "The review was cancelled.");
+  if (r.isMaxBuffer) throw new ContextSmithError("GIT_FAILED", `git ${args[0]} printed more than ${MAX_OUTPUT / 1024 / 1024} MiB: the change is too large to review at once.`);
   if (r.failed && r.exitCode === undefined) throw new ContextSmithError("GIT_FAILED", `git ${args[0]} did not finish: ${r.shortMessage}`);
   return { ok: r.exitCode === 0, stdout: r.stdout as string | Uint8Array, stderr: String(r.stderr ?? "") };
 }
@@ -73,6 +74,12 @@ export async function resolveRange(root: string, refs: { base?: string; head?: s
   if (mergeBase.ok) from = (mergeBase.stdout as string).trim();
   else notices.push(`${baseRef} and the head share no commit in this clone (a shallow clone?): comparing with ${baseRef} itself. Fetch more history (git fetch --deepen=50) for the exact merge base.`);
   return { range: { base: { ref: baseRef, commit: baseCommit }, from, head: refs.head === undefined ? { ref: null, commit: head } : { ref: refs.head, commit: head } }, notices };
+}
+
+/** Whether the work tree is `commit` exactly: checked out, nothing under `root` changed or untracked. */
+export async function isWorkTreeAt(root: string, commit: string, signal?: AbortSignal): Promise<boolean> {
+  if ((await commitOf(root, "HEAD", signal)) !== commit) return false;
+  return (await gitText(root, ["status", "--porcelain", "-z", "--", "."], "git status failed", signal)) === "";
 }
 
 /** One changed file of a diff, before its symbols are compared. */
@@ -131,54 +138,68 @@ export async function changedFiles(root: string, from: string, to: string | null
 }
 
 /** A file's content at a commit, or why it is not read. */
-export type Blob = { text: string } | { skipped: "binary" | "too-large" | "undecodable" | "missing" };
+export type Blob = { text: string } | { skipped: "binary" | "too-large" | "undecodable" | "missing" | "change too large" };
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+/** Bytes of blobs one `git cat-file` process prints: a large change is read in several. */
+const BATCH_BYTES = 32 * 1024 * 1024;
 
 /**
- * The contents of `paths` (relative to `root`) at `commit`, each up to `maxBytes`: larger files,
- * binary and undecodable ones are named, not read. Two git processes whatever the number of files.
+ * The contents of `paths` (relative to `root`) at `commit`, each up to `maxBytes` and `totalBytes`
+ * in all: larger files, binary and undecodable ones, and those past the total are named, not read.
+ * One listing of the commit's tree, then blobs in batches of {@link BATCH_BYTES}.
  */
-export async function readBlobs(root: string, commit: string, paths: readonly string[], maxBytes: number, signal?: AbortSignal): Promise<Map<string, Blob>> {
-  const out = new Map<string, Blob>();
-  // The batch protocol is line-based: a path with a line break in it is not asked for.
-  const asked = paths.filter((p) => !/[\n\r]/.test(p));
-  for (const p of paths) if (!asked.includes(p)) out.set(p, { skipped: "missing" });
-  if (asked.length === 0) return out;
-  // `commit:./path` is relative to the working directory: the engine's root, which may be a subfolder.
-  const spec = (p: string): string => `${commit}:./${p}`;
-  const sizes = await git(root, ["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], { input: asked.map(spec).join("\n") + "\n", signal });
-  if (!sizes.ok) throw new ContextSmithError("GIT_FAILED", `git cat-file failed: ${sizes.stderr.trim()}`);
-  const wanted: Array<{ path: string; id: string }> = [];
-  (sizes.stdout as string).split("\n").slice(0, asked.length).forEach((line, k) => {
-    const path = asked[k]!;
-    const [id, type, size] = line.split(" ");
-    if (type !== "blob") out.set(path, { skipped: "missing" });
-    else if (Number(size) > maxBytes) out.set(path, { skipped: "too-large" });
-    else wanted.push({ path, id: id! });
-  });
-  if (wanted.length === 0) return out;
-  const batch = await git(root, ["cat-file", "--batch"], { input: wanted.map((w) => w.id).join("\n") + "\n", signal, encoding: "buffer" });
-  if (!batch.ok) throw new ContextSmithError("GIT_FAILED", `git cat-file failed: ${batch.stderr.trim()}`);
-  const bytes = batch.stdout as Uint8Array;
-  let at = 0;
-  for (const { path } of wanted) {
-    const nl = bytes.indexOf(10, at);
-    const header = Buffer.from(bytes.subarray(at, nl)).toString("latin1").split(" ");
-    const size = Number(header[2]);
-    const body = bytes.subarray(nl + 1, nl + 1 + size);
-    at = nl + 1 + size + 1;
-    if (body.includes(0)) {
-      out.set(path, { skipped: "binary" });
-      continue;
+export async function readBlobs(root: string, commit: string, paths: readonly string[], limits: { maxBytes: number; totalBytes: number }, signal?: AbortSignal): Promise<Map<string, Blob>> {
+  const out = new Map<string, Blob>(paths.map((p) => [p, { skipped: "missing" }]));
+  if (paths.length === 0) return out;
+  // One pass over the tree under the root (the paths relative to it), with each blob's size.
+  const listing = await gitText(root, ["ls-tree", "-r", "-z", "-l", commit, "--", "."], "git ls-tree failed", signal);
+  const wanted: Array<{ path: string; id: string; size: number }> = [];
+  let total = 0;
+  for (const entry of listing.split("\0")) {
+    const tab = entry.indexOf("\t");
+    if (tab < 0) continue;
+    const path = entry.slice(tab + 1);
+    if (!out.has(path)) continue;
+    const [, type, id, size] = entry.slice(0, tab).split(/\s+/);
+    if (type !== "blob") continue;
+    const bytes = Number(size);
+    if (bytes > limits.maxBytes) out.set(path, { skipped: "too-large" });
+    else if (total + bytes > limits.totalBytes) out.set(path, { skipped: "change too large" });
+    else {
+      total += bytes;
+      wanted.push({ path, id: id!, size: bytes });
     }
-    try {
-      out.set(path, { text: decoder.decode(body) });
-    } catch {
-      out.set(path, { skipped: "undecodable" });
+  }
+  for (let i = 0; i < wanted.length; ) {
+    const batch: typeof wanted = [];
+    let bytes = 0;
+    while (i < wanted.length && (batch.length === 0 || bytes + wanted[i]!.size <= BATCH_BYTES)) {
+      bytes += wanted[i]!.size;
+      batch.push(wanted[i++]!);
+    }
+    const r = await git(root, ["cat-file", "--batch"], { input: batch.map((w) => w.id).join("\n") + "\n", signal, encoding: "buffer" });
+    if (!r.ok) throw new ContextSmithError("GIT_FAILED", `git cat-file failed: ${r.stderr.trim()}`);
+    const stdout = r.stdout as Uint8Array;
+    let at = 0;
+    for (const { path } of batch) {
+      const nl = stdout.indexOf(10, at);
+      const size = Number(Buffer.from(stdout.subarray(at, nl)).toString("latin1").split(" ")[2]);
+      const body = stdout.subarray(nl + 1, nl + 1 + size);
+      at = nl + 1 + size + 1;
+      out.set(path, decode(body));
     }
   }
   return out;
+}
+
+function decode(body: Uint8Array): Blob {
+  if (body.includes(0)) return { skipped: "binary" };
+  try {
+    return { text: decoder.decode(body) };
+  } catch {
+    return { skipped: "undecodable" };
+  }
 }
 
 /** One line of the head that names a word. */
@@ -189,20 +210,33 @@ export interface WordHit {
 }
 
 /**
- * Where `word` still occurs as a whole word in the head (`rev`, or the work tree's files git does
- * not ignore when null), under `root`, text files only; at most `limit` lines, and how many there are.
+ * Where each of `words` still occurs as a whole word in the head (`rev`, or the work tree's files
+ * git does not ignore when null), under `root`, text files only: one `git grep` for all of them;
+ * at most `limit` lines each, and how many there are.
  */
-export async function grepWord(root: string, rev: string | null, word: string, limit: number, signal?: AbortSignal): Promise<{ hits: WordHit[]; total: number }> {
-  const r = await git(root, ["grep", "-n", "-I", "-w", "-F", "--no-color", ...(rev ? [] : ["--untracked"]), "-e", word, ...(rev ? [rev] : []), "--", "."], { signal });
+export async function grepWords(root: string, rev: string | null, words: readonly string[], limit: number, signal?: AbortSignal): Promise<Map<string, { hits: WordHit[]; total: number }>> {
+  const found = new Map<string, { hits: WordHit[]; total: number }>();
+  const unique = [...new Set(words)].filter((w) => w !== "");
+  if (unique.length === 0) return found;
+  const args = ["grep", "-n", "-z", "-I", "-w", "-F", "--no-color", ...(rev ? [] : ["--untracked"]), ...unique.flatMap((w) => ["-e", w]), ...(rev ? [rev] : []), "--", "."];
+  const r = await git(root, args, { signal });
   // Exit 1: no line matched.
-  if (!r.ok) return { hits: [], total: 0 };
-  const lines = (r.stdout as string).split("\n").filter((l) => l !== "");
+  if (!r.ok) return found;
   const prefix = rev ? `${rev}:` : "";
-  const hits: WordHit[] = [];
-  for (const l of lines.slice(0, limit)) {
-    const rest = l.startsWith(prefix) ? l.slice(prefix.length) : l;
-    const m = /^(.*?):(\d+):(.*)$/.exec(rest);
-    if (m) hits.push({ path: m[1]!, line: Number(m[2]), text: m[3]!.trim().slice(0, 200) });
+  const patterns = unique.map((w) => ({ word: w, re: new RegExp(`(?<!\\w)${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?!\\w)`) }));
+  for (const line of (r.stdout as string).split("\n")) {
+    // `path NUL number NUL text`: a path may hold any character but NUL.
+    const [file, number, ...rest] = line.split("\0");
+    if (file === undefined || number === undefined) continue;
+    const text = rest.join("\0");
+    const hit = { path: file.startsWith(prefix) ? file.slice(prefix.length) : file, line: Number(number), text: text.trim().slice(0, 200) };
+    for (const { word, re } of patterns) {
+      if (!re.test(text)) continue;
+      let entry = found.get(word);
+      if (!entry) found.set(word, (entry = { hits: [], total: 0 }));
+      entry.total++;
+      if (entry.hits.length < limit) entry.hits.push(hit);
+    }
   }
-  return { hits, total: lines.length };
+  return found;
 }

@@ -1,11 +1,11 @@
-import { isTestPath } from "../core/languages.js";
+import { isTestPath, languageOf } from "../core/languages.js";
 import { ContextSmithError } from "../core/errors.js";
 import { PLACE_KINDS, type Language, type RunOptions, type SymbolInfo } from "../core/types.js";
 import type { Engine, PinnedFile } from "../engine.js";
 import { apiCallersOf, impactSites } from "../graph/api-hops.js";
 import type { ApiMap } from "../graph/api-links.js";
 import type { ImpactNode } from "../graph/types.js";
-import { changedFiles, grepWord, readBlobs, resolveRange, type Blob, type DiffEntry } from "./git.js";
+import { changedFiles, grepWords, isWorkTreeAt, readBlobs, resolveRange, type Blob, type DiffEntry, type WordHit } from "./git.js";
 import { diffSymbols, type FileSide, type SymbolDelta } from "./symbol-diff.js";
 import type { ReviewFile, ReviewNote, ReviewReport, ReviewSymbol, ReviewTest, SymbolChange } from "./types.js";
 
@@ -38,12 +38,14 @@ export interface ReviewAcross {
   dependents: ReadonlyArray<{ repo: string; root: string }>;
 }
 
-/** Changed symbols whose callers are traced, at most: a change of thousands of definitions is summarised, not traced one by one. */
+/** Changed definitions outside tests whose callers are traced, at most: a change of thousands is summarised, not traced one by one. */
 const MAX_TRACED = 300;
 /** Lines of the head naming a removed symbol that a report shows. */
 const MAX_REFERENCES = 10;
 /** Changed declarations looked for in the dependent repositories, at most. */
 const MAX_DOWNSTREAM = 50;
+/** Bytes of each version read from git to compare definitions: the files past it are listed, not compared. */
+const MAX_COMPARED_BYTES = 128 * 1024 * 1024;
 
 /**
  * A change between two versions of a repository (base and head, see {@link ReviewOptions}) mapped
@@ -66,12 +68,14 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
   // The work tree's index, brought up to date once: the head's symbols (for the work tree), the callers, the pack.
   const headPaths = diff.filter((d) => d.status !== "deleted").map((d) => d.path);
   const indexed = await engine.files(workTree ? headPaths : [], { refresh: options.refresh ?? true, onProgress: options.onProgress, waitTimeoutMs: options.waitTimeoutMs, signal });
-  const basePaths = diff.filter((d) => d.status !== "added").map((d) => d.previousPath ?? d.path);
-  const [baseBlobs, headBlobs] = await Promise.all([
-    readBlobs(root, range.from, basePaths, engine.config.maxFileBytes, signal),
-    workTree ? Promise.resolve(new Map<string, Blob>()) : readBlobs(root, range.head.commit, headPaths, engine.config.maxFileBytes, signal),
-  ]);
-  const sides = await fileSides(engine, diff, indexed, baseBlobs, headBlobs, workTree);
+  // Whether the index answers for the head: otherwise callers and definitions elsewhere are the work tree's.
+  const indexIsHead = workTree || (await isWorkTreeAt(root, range.head.commit, signal));
+  if (!indexIsHead) notices.push(`callers, tests and the context come from the index of the work tree, which is not ${range.head.ref}: check it out (with no changes) for an exact answer.`);
+  const limits = { maxBytes: engine.config.maxFileBytes, totalBytes: MAX_COMPARED_BYTES };
+  const baseBlobs = await readBlobs(root, range.from, diff.filter((d) => d.status !== "added").map((d) => d.previousPath ?? d.path), limits, signal);
+  const headBlobs = workTree ? new Map<string, Blob>() : await readBlobs(root, range.head.commit, headPaths, limits, signal);
+  const { sides, warnings } = await fileSides(engine, diff, indexed, baseBlobs, headBlobs, workTree);
+  notices.push(...warnings);
 
   const files: ReviewFile[] = [];
   const deltas: Array<{ path: string; delta: SymbolDelta }> = [];
@@ -99,10 +103,11 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     }
     files.push(file);
   }
-  if (deltas.length > MAX_TRACED) notices.push(`${deltas.length} definitions changed: the callers of the first ${MAX_TRACED} are traced.`);
 
-  let workspaceApi: Promise<ApiMap> | undefined;
-  const symbols: ReviewSymbol[] = [];
+  const symbols = deltas.map(({ path, delta }) => ({ symbol: reviewSymbol(path, delta), delta }));
+  // A test's own callers are its runner: only definitions outside tests are traced.
+  const traced = symbols.filter(({ symbol }) => !symbol.test);
+  if (traced.length > MAX_TRACED) notices.push(`${traced.length} definitions outside tests changed: the first ${MAX_TRACED} are traced.`);
   const testsByPath = new Map<string, ReviewTest>();
   const reach = (path: string, how: ReviewTest["how"], name: string): void => {
     let test = testsByPath.get(path);
@@ -110,53 +115,50 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     else if (how === "calls") test.how = "calls";
     if (!test.reaches.includes(name)) test.reaches.push(name);
   };
-  for (const [i, { path, delta }] of deltas.entries()) {
-    const symbol = reviewSymbol(path, delta);
-    // A test's own callers are its runner: only definitions outside tests are traced.
-    if (i < MAX_TRACED && !symbol.test) {
-      if (delta.after) {
-        // Across a workspace, the requests of all its repositories (this one's own API map otherwise).
-        const impact = await engine.impact(`${path}:${delta.after.qualifiedName.replaceAll("::", ".")}`, { ...query, depth, api: !options.across });
-        symbol.callers = impact.tree.map((n) => ({ symbol: n.symbol?.qualifiedName ?? null, path: n.path, line: n.lines[0]!, test: n.isTest }));
-        symbol.impact = { symbols: impact.counts.symbols, production: impact.files, tests: impact.tests, truncated: impact.truncated };
-        if (options.across && impact.targets.length > 0) {
-          workspaceApi ??= options.across.apiMap();
-          const repo = options.across.repo;
-          symbol.api = apiCallersOf(await workspaceApi, impactSites(impact).map((site) => ({ repo, ...site })));
-        } else symbol.api = impact.api ?? [];
-        for (const node of testNodes(impact.tree)) reach(node.path, "calls", symbol.qualifiedName);
-      } else if ((await engine.symbol(delta.before!.name, query)).matches.length === 0) {
-        // Gone, and defined nowhere else: what still names it is what breaks.
-        const found = await grepWord(root, workTree ? null : range.head.commit, delta.before!.name, MAX_REFERENCES, signal);
-        if (found.total > 0) symbol.references = { total: found.total, lines: found.hits };
-      }
+  let workspaceApi: Promise<ApiMap> | undefined;
+  const gone: ReviewSymbol[] = [];
+  for (const { symbol, delta } of traced.slice(0, MAX_TRACED)) {
+    if (!delta.after) {
+      // Gone, and (where the index is the head's) defined nowhere else: what still names it is what breaks.
+      if (!indexIsHead || (await engine.symbol(delta.before!.name, { ...query, suggest: false })).matches.length === 0) gone.push(symbol);
+      continue;
     }
-    symbols.push(symbol);
+    // Across a workspace, the requests of all its repositories (this one's own API map otherwise).
+    const impact = await engine.impact(`${symbol.path}:${delta.after.qualifiedName.replaceAll("::", ".")}`, { ...query, depth, api: !options.across });
+    // Only the definition itself: a file the index lacks (a head other than the work tree) must not
+    // borrow the callers of a namesake elsewhere.
+    if (impact.targets.length === 0 || impact.targets.some((t) => t.path !== symbol.path)) continue;
+    symbol.callers = impact.tree.map((n) => ({ symbol: n.symbol?.qualifiedName ?? null, path: n.path, line: n.lines[0]!, test: n.isTest }));
+    symbol.impact = { symbols: impact.counts.symbols, production: impact.files, tests: impact.tests, truncated: impact.truncated };
+    if (options.across) {
+      workspaceApi ??= options.across.apiMap();
+      const repo = options.across.repo;
+      symbol.api = apiCallersOf(await workspaceApi, impactSites(impact).map((site) => ({ repo, ...site })));
+    } else symbol.api = impact.api ?? [];
+    for (const node of testNodes(impact.tree)) reach(node.path, "calls", symbol.qualifiedName);
   }
-  if (options.across) await namedDownstream(symbols, options.across, signal);
+  await withReferences(gone, (names) => grepWords(root, workTree ? null : range.head.commit, names, MAX_REFERENCES, signal), (s, found) => (s.references = found), notices);
+  if (options.across) await namedDownstream(traced.map((t) => t.symbol), options.across, notices, signal);
+
+  const byFile = new Map<string, ReviewSymbol[]>();
+  for (const { symbol } of symbols) byFile.set(symbol.path, [...(byFile.get(symbol.path) ?? []), symbol]);
   // Tests that import a changed file exercise what it changed, whether or not a call resolved.
   for (const file of files) {
-    if (file.test || file.status === "deleted" || file.symbols === 0) continue;
-    const changed = symbols.filter((s) => s.path === file.path).map((s) => s.qualifiedName);
+    if (file.test || file.status === "deleted" || !byFile.has(file.path)) continue;
     const related = await engine.related(file.path, query).catch(() => null);
-    for (const importer of related?.importedBy ?? []) if (isTestPath(importer)) for (const name of changed) reach(importer, "imports", name);
+    for (const importer of related?.importedBy ?? []) if (isTestPath(importer)) for (const s of byFile.get(file.path)!) reach(importer, "imports", s.qualifiedName);
   }
-  const weight = (s: ReviewSymbol): number => s.impact.production.length + s.impact.tests.length + (s.references?.total ?? 0) + s.api.length + (s.downstream?.length ?? 0);
-  symbols.sort((a, b) => weight(b) - weight(a));
+  const ordered = symbols.map((s) => s.symbol).sort(byWeight);
   const tests = [...testsByPath.values()].sort((a, b) => (a.how === b.how ? a.path.localeCompare(b.path) : a.how === "calls" ? -1 : 1));
-  const notes = await touchedNotes(engine, files, symbols, query);
-  const context = symbols.length === 0 && files.length === 0 ? null : await engine.context(packTask(symbols, files), { ...query, budget, pinned: pinnedFiles(files, symbols, tests) });
+  const notes = await touchedNotes(engine, files, ordered, query);
+  const context = files.length === 0 ? null : await engine.context(packTask(ordered, files), { ...query, budget, pinned: pinnedFiles(files, ordered, byFile, tests) });
   if (context?.notices) notices.push(...context.notices);
-  const indexedHead = engine.status()?.gitHead;
-  if (!workTree && indexedHead && indexedHead !== range.head.commit) {
-    notices.push(`callers, tests and the context come from the index of the work tree, which is not ${range.head.ref}: check it out for an exact answer.`);
-  }
-  for (const f of files) if (f.skipped && !/no parsed language/.test(f.skipped)) notices.push(`${f.path}: symbols not compared (${f.skipped})`);
+  for (const f of files) if (f.skipped && f.skipped !== NO_LANGUAGE) notices.push(`${f.path}: definitions not compared (${f.skipped})`);
 
   const changedPaths = new Set(files.map((f) => f.path));
-  const impacted = new Set(symbols.flatMap((s) => s.impact.production).filter((p) => !changedPaths.has(p)));
-  const impactedTests = new Set(symbols.flatMap((s) => s.impact.tests).filter((p) => !changedPaths.has(p)));
-  const count = (change: SymbolChange): number => symbols.filter((s) => s.change === change).length;
+  const impacted = new Set(ordered.flatMap((s) => s.impact.production).filter((p) => !changedPaths.has(p)));
+  const impactedTests = new Set(ordered.flatMap((s) => s.impact.tests).filter((p) => !changedPaths.has(p)));
+  const count = (change: SymbolChange): number => ordered.filter((s) => s.change === change).length;
   return {
     root,
     range,
@@ -169,11 +171,11 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
       impactedTests: impactedTests.size,
       tests: tests.length,
       notes: notes.length,
-      dangling: symbols.filter((s) => s.references).length,
-      downstream: symbols.filter((s) => s.downstream).length,
+      dangling: ordered.filter((s) => s.references).length,
+      downstream: ordered.filter((s) => s.downstream).length,
     },
     files,
-    symbols,
+    symbols: ordered,
     tests,
     notes,
     context,
@@ -181,21 +183,51 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
   };
 }
 
+/** Why a file's definitions were not compared when it is in no parsed language (not worth a notice). */
+const NO_LANGUAGE = "no parsed language";
+
+const CHANGE_ORDER: Record<SymbolChange, number> = { removed: 0, signature: 1, body: 2, added: 3 };
+
+/** The widest impact first; then code before tests, and what can break callers (removed, re-declared) first; else in file order. */
+function byWeight(a: ReviewSymbol, b: ReviewSymbol): number {
+  const weight = (s: ReviewSymbol): number => s.impact.production.length + s.impact.tests.length + (s.references?.total ?? 0) + s.api.length + (s.downstream?.length ?? 0);
+  return weight(b) - weight(a) || Number(a.test) - Number(b.test) || CHANGE_ORDER[a.change] - CHANGE_ORDER[b.change];
+}
+
+/** Looks up the names of `symbols` in one search and hands each its lines; a failed search is a notice, not a failed review. */
+async function withReferences(
+  symbols: readonly ReviewSymbol[],
+  search: (names: string[]) => Promise<Map<string, { hits: WordHit[]; total: number }>>,
+  set: (symbol: ReviewSymbol, found: { total: number; lines: WordHit[] }) => void,
+  notices: string[],
+  where = "the head",
+): Promise<void> {
+  if (symbols.length === 0) return;
+  let found: Map<string, { hits: WordHit[]; total: number }>;
+  try {
+    found = await search(symbols.map((s) => s.name));
+  } catch (error) {
+    const err = ContextSmithError.from(error, "GIT_FAILED");
+    if (err.code === "ABORTED") throw err;
+    notices.push(`${where} was not searched for the names of removed or re-declared definitions (${err.message})`);
+    return;
+  }
+  for (const s of symbols) {
+    const hits = found.get(s.name);
+    if (hits && hits.total > 0) set(s, { total: hits.total, lines: hits.hits });
+  }
+}
+
 /**
  * The dependent repositories that still name a removed definition or one whose declaration
  * changed (a whole-word text search of their work trees: calls across repositories resolve by no
- * import the index follows).
+ * import the index follows). One search per repository.
  */
-async function namedDownstream(symbols: ReviewSymbol[], across: ReviewAcross, signal: AbortSignal | undefined): Promise<void> {
-  if (across.dependents.length === 0) return;
-  const breaking = symbols.filter((s) => !s.test && (s.change === "removed" || s.change === "signature")).slice(0, MAX_DOWNSTREAM);
-  for (const symbol of breaking) {
-    const found: NonNullable<ReviewSymbol["downstream"]> = [];
-    for (const { repo, root } of across.dependents) {
-      const hits = await grepWord(root, null, symbol.name, MAX_REFERENCES, signal).catch(() => null);
-      if (hits && hits.total > 0) found.push({ repo, total: hits.total, lines: hits.hits });
-    }
-    if (found.length > 0) symbol.downstream = found;
+async function namedDownstream(symbols: readonly ReviewSymbol[], across: ReviewAcross, notices: string[], signal: AbortSignal | undefined): Promise<void> {
+  const breaking = symbols.filter((s) => s.change === "removed" || s.change === "signature").slice(0, MAX_DOWNSTREAM);
+  for (const { repo, root } of across.dependents) {
+    const add = (s: ReviewSymbol, found: { total: number; lines: WordHit[] }): void => void (s.downstream ??= []).push({ repo, ...found });
+    await withReferences(breaking, (names) => grepWords(root, null, names, MAX_REFERENCES, signal), add, notices, repo);
   }
 }
 
@@ -213,9 +245,10 @@ async function fileSides(
   baseBlobs: ReadonlyMap<string, Blob>,
   headBlobs: ReadonlyMap<string, Blob>,
   workTree: boolean,
-): Promise<Map<string, Sides>> {
+): Promise<{ sides: Map<string, Sides>; warnings: string[] }> {
   const sides = new Map<string, Sides>();
-  const toParse: Array<{ path: string; text: string; language?: Language | null; into: (symbols: SymbolInfo[]) => void }> = [];
+  const toParse: Array<{ path: string; text: string; language?: Language | null; side: Sides; into: "base" | "head" }> = [];
+  const why = (blob: Blob | undefined): string => (blob && "skipped" in blob ? blob.skipped : "missing");
   for (const entry of diff) {
     const side: Sides = { base: null, head: null };
     sides.set(entry.path, side);
@@ -224,35 +257,31 @@ async function fileSides(
       if (workTree) {
         const file = indexed.get(entry.path);
         if (!file) side.skipped = "not in the index: ignored, binary, too large or changed while indexing";
-        else if (file.language === null) side.skipped = "no parsed language";
+        else if (file.language === null) side.skipped = NO_LANGUAGE;
         else {
           side.head = { text: file.text, symbols: file.symbols };
           language = file.language;
         }
       } else {
         const blob = headBlobs.get(entry.path);
-        if (!blob || !("text" in blob)) side.skipped = blob ? (blob as { skipped: string }).skipped : "missing";
-        else toParse.push({ path: entry.path, text: blob.text, into: (symbols) => (side.head = { text: blob.text, symbols }) });
+        if (blob && "text" in blob) toParse.push({ path: entry.path, text: blob.text, side, into: "head" });
+        else side.skipped = why(blob);
       }
     }
     if (entry.status !== "added" && !side.skipped) {
-      const blob = baseBlobs.get(entry.previousPath ?? entry.path);
-      if (!blob || !("text" in blob)) side.skipped = `in the base: ${blob ? (blob as { skipped: string }).skipped : "missing"}`;
-      else toParse.push({ path: entry.previousPath ?? entry.path, text: blob.text, language, into: (symbols) => (side.base = { text: blob.text, symbols }) });
+      const path = entry.previousPath ?? entry.path;
+      const blob = baseBlobs.get(path);
+      if (blob && "text" in blob) toParse.push({ path, text: blob.text, language, side, into: "base" });
+      else side.skipped = `in the base: ${why(blob)}`;
     }
   }
   const parsed = await engine.outline(toParse);
   toParse.forEach((t, i) => {
     const symbols = parsed.symbols[i];
-    if (symbols) t.into(symbols);
+    if (symbols) t.side[t.into] = { text: t.text, symbols };
+    else if (!t.side.skipped) t.side.skipped = (t.language ?? languageOf(t.path)) ? "it could not be parsed" : NO_LANGUAGE;
   });
-  for (const [path, side] of sides) {
-    if (side.skipped) continue;
-    const entry = diff.find((d) => d.path === path)!;
-    const missing = (entry.status !== "deleted" && !side.head) || (entry.status !== "added" && !side.base);
-    if (missing) side.skipped = "no parsed language";
-  }
-  return sides;
+  return { sides, warnings: parsed.warnings };
 }
 
 function reviewSymbol(path: string, delta: SymbolDelta): ReviewSymbol {
@@ -300,7 +329,7 @@ function packTask(symbols: readonly ReviewSymbol[], files: readonly ReviewFile[]
 }
 
 /** The files a review packs first: the changed sources, then their direct callers, then the tests reaching them. */
-function pinnedFiles(files: readonly ReviewFile[], symbols: readonly ReviewSymbol[], tests: readonly ReviewTest[]): PinnedFile[] {
+function pinnedFiles(files: readonly ReviewFile[], symbols: readonly ReviewSymbol[], byFile: ReadonlyMap<string, readonly ReviewSymbol[]>, tests: readonly ReviewTest[]): PinnedFile[] {
   const pinned = new Map<string, PinnedFile & { focus: number[] }>();
   const pin = (path: string, line: number | null, note: string): void => {
     const entry = pinned.get(path) ?? { path, focus: [], note };
@@ -308,7 +337,7 @@ function pinnedFiles(files: readonly ReviewFile[], symbols: readonly ReviewSymbo
     pinned.set(path, entry);
   };
   const changedHere = (path: string): string => {
-    const n = symbols.filter((s) => s.path === path).length;
+    const n = byFile.get(path)?.length ?? 0;
     return n === 0 ? "changed" : `changed: ${n} definition${n === 1 ? "" : "s"}`;
   };
   // Symbols are widest impact first: their files come first.

@@ -78,21 +78,18 @@ export function diffSymbols(base: FileSide | null, head: FileSide | null): { sym
 
 /**
  * Each symbol's own lines (its nested symbols' lines left out) and the lines outside every
- * symbol, normalised: trimmed, blank lines dropped.
+ * symbol, normalised: trimmed, blank lines dropped. One sweep marks each line with the innermost
+ * symbol holding it (symbols come in source order, a nested one after its parent).
  */
 function ownTexts(side: FileSide): { own: string[]; outside: string } {
   const lines = side.text.split(/\r?\n/);
-  const children = side.symbols.map((): SymbolInfo[] => []);
-  const top: SymbolInfo[] = [];
-  for (const s of side.symbols) (s.parent >= 0 ? children[s.parent]! : top).push(s);
-  const own = (start: number, end: number, nested: readonly SymbolInfo[]): string => {
-    const kept: string[] = [];
-    for (let line = start; line <= end; line++) {
-      if (nested.some((c) => line >= c.startLine && line <= c.endLine)) continue;
-      const text = lines[line - 1]?.trim() ?? "";
-      if (text !== "") kept.push(text);
-    }
-    return kept.join("\n");
-  };
-  return { own: side.symbols.map((s, i) => own(s.startLine, s.endLine, children[i]!)), outside: own(1, lines.length, top) };
+  const owner = new Int32Array(lines.length).fill(-1);
+  side.symbols.forEach((s, i) => owner.fill(i, Math.max(0, s.startLine - 1), Math.min(lines.length, s.endLine)));
+  const own: string[][] = side.symbols.map(() => []);
+  const outside: string[] = [];
+  lines.forEach((line, k) => {
+    const text = line.trim();
+    if (text !== "") (owner[k]! >= 0 ? own[owner[k]!]! : outside).push(text);
+  });
+  return { own: own.map((l) => l.join("\n")), outside: outside.join("\n") };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { changedFiles, grepWord, readBlobs, resolveRange } from "../../src/review/git.js";
+import { changedFiles, grepWords, isWorkTreeAt, readBlobs, resolveRange } from "../../src/review/git.js";
 import { TempRepo } from "../helpers/repo.js";
 
 let repos: TempRepo[] = [];
@@ -31,10 +31,10 @@ describe("review's git", () => {
     ]);
   });
 
-  it("reads blobs at a commit, naming those too large, binary or missing", async () => {
-    const r = repo({ "small.py": "print(1)\n", "big.py": `${"x = 1\n".repeat(100)}`, "bin.dat": Buffer.from([1, 0, 2]), "latin.txt": Buffer.from([0xe9, 0x0a]) });
+  it("reads blobs at a commit, naming those too large, binary, missing, or past the change's total", async () => {
+    const r = repo({ "small.py": "print(1)\n", "big.py": `${"x = 1\n".repeat(100)}`, "bin.dat": Buffer.from([1, 0, 2]), "latin.txt": Buffer.from([0xe9, 0x0a]), "z1.py": "a = 1\n", "z2.py": "b = 22\n" });
     const head = r.git("rev-parse", "HEAD").trim();
-    const blobs = await readBlobs(r.root, head, ["small.py", "big.py", "bin.dat", "latin.txt", "gone.py", "line\nbreak.py"], 100);
+    const blobs = await readBlobs(r.root, head, ["small.py", "big.py", "bin.dat", "latin.txt", "gone.py", "line\nbreak.py", "z1.py", "z2.py"], { maxBytes: 100, totalBytes: 26 });
     expect(Object.fromEntries(blobs)).toEqual({
       "small.py": { text: "print(1)\n" },
       "big.py": { skipped: "too-large" },
@@ -42,7 +42,18 @@ describe("review's git", () => {
       "latin.txt": { skipped: "undecodable" },
       "gone.py": { skipped: "missing" },
       "line\nbreak.py": { skipped: "missing" },
+      // 3 + 2 + 9 + 6 bytes read, in the order of the tree; the 7 of z2.py would pass the 26 of the whole change.
+      "z1.py": { text: "a = 1\n" },
+      "z2.py": { skipped: "change too large" },
     });
+  });
+
+  it("tells a clean checkout of a commit from a changed one", async () => {
+    const r = repo({ "a.py": "a = 1\n" });
+    const head = r.git("rev-parse", "HEAD").trim();
+    expect(await isWorkTreeAt(r.root, head)).toBe(true);
+    r.write({ "new.py": "n = 1\n" });
+    expect(await isWorkTreeAt(r.root, head)).toBe(false);
   });
 
   it("finds the default branch, prefers origin's, and takes the merge base", async () => {
@@ -62,12 +73,16 @@ describe("review's git", () => {
     expect((await resolveRange(r.root, {})).range.base).toEqual({ ref: "origin/main", commit: first });
   });
 
-  it("greps whole words in the work tree, untracked files included, or at a commit", async () => {
-    const r = repo({ "a.py": "refund(1)\nrefunded = 2\n" });
+  it("greps whole words in one search, each line to the words it names, untracked files included, or at a commit", async () => {
+    const r = repo({ "a.py": "refund(1)\nrefunded = 2\n", "odd:1:name.py": "charge(refund)\n" });
     const head = r.git("rev-parse", "HEAD").trim();
     r.write({ "b.py": "x = refund\n" });
-    expect(await grepWord(r.root, null, "refund", 10)).toEqual({ total: 2, hits: [{ path: "a.py", line: 1, text: "refund(1)" }, { path: "b.py", line: 1, text: "x = refund" }] });
-    expect((await grepWord(r.root, head, "refund", 10)).total).toBe(1);
-    expect(await grepWord(r.root, null, "absent", 10)).toEqual({ total: 0, hits: [] });
+    const found = await grepWords(r.root, null, ["refund", "charge", "absent"], 2);
+    expect(Object.fromEntries(found)).toEqual({
+      refund: { total: 3, hits: [{ path: "a.py", line: 1, text: "refund(1)" }, { path: "b.py", line: 1, text: "x = refund" }] },
+      charge: { total: 1, hits: [{ path: "odd:1:name.py", line: 1, text: "charge(refund)" }] },
+    });
+    expect((await grepWords(r.root, head, ["refund"], 10)).get("refund")?.total).toBe(2);
+    expect((await grepWords(r.root, null, ["absent"], 10)).size).toBe(0);
   });
 });

@@ -153,7 +153,7 @@ describe("review", () => {
     const report = await review(engine);
     // receipt did not change and its note is current: it is not part of this change.
     expect(report.notes.map((n) => `${n.text} (${n.status})`)).toEqual(["amounts are in cents (changed)"]);
-    expect(formatReview(report)).toContain("**Notes to check:** charge_card (shop/payments.py) (changed)");
+    expect(formatReview(report)).toContain("**Notes to check:** `charge_card (shop/payments.py)` (changed)");
   });
 
   it("compares two commits (a branch against its base) and says when the index is of another tree", async () => {
@@ -216,6 +216,45 @@ describe("review", () => {
     const report = await review(engineOf(outer.path("backend")));
     expect(report.files.map((f) => f.path)).toEqual(["shop/payments.py"]);
     expect(byName(report, "charge_card").callers[0]!.path).toBe("shop/orders.py");
+  });
+
+  it("gives a file the index lacks (a head other than the work tree) no namesake's callers", async () => {
+    const repo = shop();
+    repo.git("checkout", "-q", "-b", "feature");
+    repo.write({ "billing/payments.py": "def charge_card(x):\n    return x\n" });
+    repo.commitAll("a second charge_card");
+    repo.git("checkout", "-q", "main");
+    const report = await review(engineOf(repo.root), { base: "main", head: "feature" });
+    expect(report.symbols.map((s) => `${s.change} ${s.path}:${s.qualifiedName}`)).toEqual(["added billing/payments.py:charge_card"]);
+    expect(report.symbols[0]!.callers).toEqual([]);
+  });
+
+  it("writes nothing of a file's name or a note's text as HTML or Markdown of its own", async () => {
+    const repo = shop();
+    const engine = engineOf(repo.root);
+    await engine.addNote("see </details> and [this](http://evil.example) <b>now</b>", { path: "shop/payments.py" });
+    repo.write({ "shop/payments.py": CHANGED, "shop/<img src=x onerror=alert(1)>.py": "def pwn():\n    return 1\n" });
+    const text = formatReview(await review(engine));
+    // In code spans the name is text; nowhere else is it HTML, nor the note a link.
+    const outsideCode = text.replace(/`[^`\n]*`/g, "");
+    expect(outsideCode).not.toMatch(/<img|<b>|[^\\]\]\(http/);
+    expect(text).toContain("### shop/&lt;img src=x onerror=alert(1)&gt;.py");
+    // Every fold closes where it should: the note's </details> is text.
+    expect((text.match(/<details>/g) ?? []).length).toBe((text.match(/<\/details>/g) ?? []).length);
+    expect(text).toContain("see &lt;/details&gt; and \\[this\\](http://evil.example) &lt;b&gt;now&lt;/b&gt;");
+  });
+
+  it("keeps the comment under GitHub's size limit for a change of hundreds of definitions", async () => {
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, f) => [`pkg/m${f}.py`, Array.from({ length: 20 }, (_, i) => `def f${f}_${i}(x):\n    return x + ${i}\n`).join("\n\n")]));
+    const repo = TempRepo.create(files, { git: true });
+    repos.push(repo);
+    repo.write(Object.fromEntries(Object.entries(files).map(([p, t]) => [p, t.replace(/\(x\)/g, "(x, y)")])));
+    const report = await review(engineOf(repo.root), { budget: 8000 });
+    expect(report.summary.symbols.signature).toBe(600);
+    const text = formatReview(report);
+    expect(text.length).toBeLessThan(65_536);
+    expect(text).toContain("…and 500 more (see `--json`).");
+    expect((text.match(/<details>/g) ?? []).length).toBe((text.match(/<\/details>/g) ?? []).length);
   });
 
   it("reports no change as such, with no context", async () => {
