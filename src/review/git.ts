@@ -211,10 +211,10 @@ export interface WordHit {
 
 /**
  * Where each of `words` still occurs as a whole word in the head (`rev`, or the work tree's files
- * git does not ignore when null), under `root`, text files only: one `git grep` for all of them;
- * at most `limit` lines each, and how many there are.
+ * git does not ignore when null), under `root`, text files only (those `keep` keeps): one `git
+ * grep` for all of them; at most `limit` lines each, and how many there are.
  */
-export async function grepWords(root: string, rev: string | null, words: readonly string[], limit: number, signal?: AbortSignal): Promise<Map<string, { hits: WordHit[]; total: number }>> {
+export async function grepWords(root: string, rev: string | null, words: readonly string[], limit: number, keep: (path: string) => boolean = () => true, signal?: AbortSignal): Promise<Map<string, { hits: WordHit[]; total: number }>> {
   const found = new Map<string, { hits: WordHit[]; total: number }>();
   const unique = [...new Set(words)].filter((w) => w !== "");
   if (unique.length === 0) return found;
@@ -230,6 +230,7 @@ export async function grepWords(root: string, rev: string | null, words: readonl
     if (file === undefined || number === undefined) continue;
     const text = rest.join("\0");
     const hit = { path: file.startsWith(prefix) ? file.slice(prefix.length) : file, line: Number(number), text: text.trim().slice(0, 200) };
+    if (!keep(hit.path)) continue;
     for (const { word, re } of patterns) {
       if (!re.test(text)) continue;
       let entry = found.get(word);

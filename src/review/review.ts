@@ -1,4 +1,4 @@
-import { isTestPath, languageOf } from "../core/languages.js";
+import { isOutlineLanguage, isTestPath, languageOf } from "../core/languages.js";
 import { ContextSmithError } from "../core/errors.js";
 import { PLACE_KINDS, type Language, type RunOptions, type SymbolInfo } from "../core/types.js";
 import type { Engine, PinnedFile } from "../engine.js";
@@ -137,7 +137,7 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     } else symbol.api = impact.api ?? [];
     for (const node of testNodes(impact.tree)) reach(node.path, "calls", symbol.qualifiedName);
   }
-  await withReferences(gone, (names) => grepWords(root, workTree ? null : range.head.commit, names, MAX_REFERENCES, signal), (s, found) => (s.references = found), notices);
+  await withReferences(gone, (names) => grepWords(root, workTree ? null : range.head.commit, names, MAX_REFERENCES, isCode, signal), (s, found) => (s.references = found), notices);
   if (options.across) await namedDownstream(traced.map((t) => t.symbol), options.across, notices, signal);
 
   const byFile = new Map<string, ReviewSymbol[]>();
@@ -181,6 +181,12 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
     context,
     ...(notices.length > 0 ? { notices } : {}),
   };
+}
+
+/** Whether a path holds code (where a name still used is a use, not a mention in the docs). */
+function isCode(path: string): boolean {
+  const language = languageOf(path);
+  return language !== null && !isOutlineLanguage(language);
 }
 
 /** Why a file's definitions were not compared when it is in no parsed language (not worth a notice). */
@@ -227,7 +233,7 @@ async function namedDownstream(symbols: readonly ReviewSymbol[], across: ReviewA
   const breaking = symbols.filter((s) => s.change === "removed" || s.change === "signature").slice(0, MAX_DOWNSTREAM);
   for (const { repo, root } of across.dependents) {
     const add = (s: ReviewSymbol, found: { total: number; lines: WordHit[] }): void => void (s.downstream ??= []).push({ repo, ...found });
-    await withReferences(breaking, (names) => grepWords(root, null, names, MAX_REFERENCES, signal), add, notices, repo);
+    await withReferences(breaking, (names) => grepWords(root, null, names, MAX_REFERENCES, isCode, signal), add, notices, repo);
   }
 }
 
@@ -256,7 +262,7 @@ async function fileSides(
     if (entry.status !== "deleted") {
       if (workTree) {
         const file = indexed.get(entry.path);
-        if (!file) side.skipped = "not in the index: ignored, binary, too large or changed while indexing";
+        if (!file) side.skipped = languageOf(entry.path) ? "not in the index: ignored, binary, too large or changed while indexing" : NO_LANGUAGE;
         else if (file.language === null) side.skipped = NO_LANGUAGE;
         else {
           side.head = { text: file.text, symbols: file.symbols };

@@ -84,5 +84,7 @@ describe("review's git", () => {
     });
     expect((await grepWords(r.root, head, ["refund"], 10)).get("refund")?.total).toBe(2);
     expect((await grepWords(r.root, null, ["absent"], 10)).size).toBe(0);
+    // Only the files kept count (a review keeps code, not the docs that mention a name).
+    expect((await grepWords(r.root, null, ["refund"], 10, (path) => path !== "b.py")).get("refund")?.total).toBe(2);
   });
 });
