@@ -266,13 +266,15 @@ describe("review", () => {
   });
 
   it("names what it could not compare: a binary file, a file of no parsed language", async () => {
-    const repo = TempRepo.create({ ...FILES, "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) }, { git: true });
+    const repo = TempRepo.create({ ...FILES, "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), "blob.py": Buffer.from([0x61, 0, 1]) }, { git: true });
     repos.push(repo);
-    repo.write({ "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 9, 9]), "README.md": "# Shop\n\nNew.\n", "notes.txt": "todo\n" });
+    repo.write({ "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 9, 9]), "blob.py": Buffer.from([0x62, 0, 1]), "README.md": "# Shop\n\nNew.\n", "notes.txt": "todo\n" });
     const report = await review(engineOf(repo.root));
     const files = Object.fromEntries(report.files.map((f) => [f.path, f]));
-    expect(files["logo.png"]).toMatchObject({ status: "modified", additions: null, symbols: 0 });
-    expect(files["logo.png"]!.skipped).toMatch(/not in the index/);
+    expect(files["logo.png"]).toMatchObject({ status: "modified", additions: null, symbols: 0, skipped: "no parsed language" });
+    // Python by its name, binary inside: the index skips it, and the review says so.
+    expect(files["blob.py"]!.skipped).toMatch(/not in the index/);
+    expect(report.notices).toEqual([expect.stringMatching(/^blob\.py: definitions not compared \(not in the index/)]);
     expect(files["notes.txt"]).toMatchObject({ status: "added", skipped: "no parsed language" });
     // Markdown headings are places, not definitions.
     expect(files["README.md"]!.symbols).toBe(0);
