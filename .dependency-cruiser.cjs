@@ -3,7 +3,7 @@
  * layers below it; nothing imports upward, and no modules import each other in a circle:
  *
  *   doors: cli, http, mcp, bench (src/bench), index.ts  (cli may use http, mcp and bench; http may use mcp)
- *   review                                               a change between two commits mapped onto the index (ctxsmith review)
+ *   review, watch                                        a change between two commits mapped onto the index; the index kept fresh as files change
  *   workspace                                            many repositories: registry, groups, relations, fused queries
  *   engine.ts                                            one repository over the shared runtime
  *   notes -> query -> graph;  indexing -> graph          read path, write path
@@ -35,8 +35,9 @@ module.exports = {
     layer("engine", "^src/engine\\.ts$", ["notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     layer("workspace", "^src/workspace/", ["engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     layer("review", "^src/review/", ["workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
-    layer("mcp", "^src/mcp/", ["review/", "workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
-    layer("http", "^src/http/", ["mcp/", "review/", "workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
+    layer("watch", "^src/watch/", ["workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
+    layer("mcp", "^src/mcp/", ["watch/", "review/", "workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
+    layer("http", "^src/http/", ["mcp/", "watch/", "review/", "workspace/", "engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),
     // The web UI runs in a browser: it talks to the server over HTTP only and imports nothing of the project.
     layer("ui", "^src/ui/", []),
     layer("bench", "^src/bench/", ["engine\\.ts$", "notes/", "query/", "indexing/", "graph/", "store/", "runtime/", "core/"]),

@@ -11,6 +11,7 @@ import { indexCommand } from "./commands/index-command.js";
 import { mcpConfigCommand } from "./commands/mcp-config-command.js";
 import { noteCommand } from "./commands/note-command.js";
 import { reviewCommand } from "./commands/review-command.js";
+import { watchCommand } from "./commands/watch-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { rankCommand } from "./commands/rank-command.js";
 import { searchCommand } from "./commands/search-command.js";
@@ -41,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
       .command(relatedCommand(io))
       .command(overviewCommand(io))
       .command(apiCommand(io))
+      .command(watchCommand(io))
       .command(reviewCommand(io))
       .command(noteCommand(io))
       .command(repoCommand(io))
