@@ -7,6 +7,15 @@ import { IndexStore } from "../store/store.js";
 export interface FreshState {
   /** Why the index could not be brought up to date (another process is indexing, a read-only index), or null. */
   problem: string | null;
+  /** With a watcher: the files changed since the last committed index run (being indexed now). */
+  changed?: string[];
+}
+
+/** A watcher keeping the index up to date (see watch/watcher.ts): answers read the index as it is. */
+export interface IndexWatcher {
+  /** Resolves once the first run is done. */
+  started: Promise<unknown>;
+  changedSince(): string[];
 }
 
 /**
@@ -24,15 +33,29 @@ export class Freshness {
   #state: FreshState = { problem: null };
   #inFlight: Promise<FreshState> | null = null;
 
-  constructor(engine: Engine, options: { minIntervalMs?: number; onProgress?: (event: ProgressEvent) => void; now?: () => number } = {}) {
+  readonly #watcher: IndexWatcher | null;
+
+  constructor(engine: Engine, options: { minIntervalMs?: number; onProgress?: (event: ProgressEvent) => void; now?: () => number; watcher?: IndexWatcher } = {}) {
     this.#engine = engine;
+    this.#watcher = options.watcher ?? null;
     this.#minIntervalMs = options.minIntervalMs ?? 2000;
     this.#onProgress = options.onProgress ?? (() => undefined);
     this.#now = options.now ?? Date.now;
   }
 
-  /** Brings the index up to date unless that was done less than the interval ago. */
+  /**
+   * Brings the index up to date unless that was done less than the interval ago. With a watcher,
+   * the watcher does that: an answer reads the last committed index (once there is one) and is
+   * told the files changed since.
+   */
   ensure(options: { force?: boolean } = {}): Promise<FreshState> {
+    if (this.#watcher && !options.force) {
+      const watcher = this.#watcher;
+      return watcher.started.then(() => {
+        const changed = watcher.changedSince();
+        return changed.length > 0 ? { problem: null, changed } : { problem: null };
+      });
+    }
     if (this.#inFlight) return this.#inFlight;
     if (!options.force && this.#state.problem === null && this.#now() - this.#last < this.#minIntervalMs) return Promise.resolve(this.#state);
     this.#inFlight = this.#run().finally(() => {

@@ -8,6 +8,7 @@ import type { ProgressEvent } from "../core/types.js";
 import { Engine, type EngineOptions } from "../engine.js";
 import { Runtime } from "../runtime/runtime.js";
 import { IndexStore } from "../store/store.js";
+import { RepoWatcher } from "../watch/watcher.js";
 import { Freshness } from "./freshness.js";
 import { runTool, TOOLS, type ToolContext } from "./tools.js";
 
@@ -16,6 +17,8 @@ export interface ServeOptions extends EngineOptions {
   root: string;
   /** The least time between two incremental re-index checks (default 2,000 ms). */
   minRefreshMs?: number;
+  /** Watch the files and the commit and index as they change (see watch/watcher.ts), instead of checking before answers. */
+  watch?: boolean;
   input?: Readable;
   output?: Writable;
   /** Logs (never stdout: it carries the protocol). */
@@ -109,10 +112,22 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     log(`contextsmith: ${line}`);
     if (server?.isConnected()) void server.sendLoggingMessage({ level: "info", logger: "contextsmith", data: line }).catch(() => undefined);
   };
-  const freshness = new Freshness(engine, { minIntervalMs: options.minRefreshMs, onProgress });
+  let watching: { watcher: RepoWatcher; started: Promise<unknown> } | null = null;
+  if (options.watch) {
+    const watcher = new RepoWatcher(engine, {
+      onProgress,
+      onRun: (run) => run.reason !== "start" && log(`contextsmith: indexed ${run.events} changed files (${run.stats.files.parsed} parsed, ${run.stats.files.removed} removed)`),
+      onError: (error) => log(`contextsmith: indexing failed: ${error.message} (watching on)`),
+    });
+    // The first run builds or checks the index; answers wait for it.
+    const started = watcher.start();
+    started.then(() => log(`contextsmith: watching ${engine.config.root}`), (error: unknown) => log(`contextsmith: watching failed: ${ContextSmithError.from(error, "INTERNAL").message}`));
+    watching = { watcher, started };
+  }
+  const freshness = new Freshness(engine, { minIntervalMs: options.minRefreshMs, onProgress, ...(watching ? { watcher: { started: watching.started, changedSince: () => watching!.watcher.changedSince() } } : {}) });
   server = createMcpServer({ engine, freshness, log }, options.version);
   server.server.oninitialized = () => {
-    if (IndexStore.exists(engine.config.indexDir)) return;
+    if (watching || IndexStore.exists(engine.config.indexDir)) return;
     log(`contextsmith: no index of ${engine.config.root} yet: indexing now`);
     freshness.ensure().catch((error: unknown) => log(`contextsmith: indexing failed: ${ContextSmithError.from(error, "INTERNAL").message}`));
   };
@@ -123,6 +138,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     engine,
     closed,
     async close() {
+      await watching?.watcher.close();
       await server.close();
       await engine.close();
       if (runtime !== options.runtime) await runtime.close();

@@ -7,7 +7,7 @@ import { describeTarget } from "../notes/format.js";
 import { formatReview } from "../review/format.js";
 import { review } from "../review/review.js";
 import { boundText } from "./bound.js";
-import type { Freshness } from "./freshness.js";
+import type { Freshness, FreshState } from "./freshness.js";
 
 /** The default budget of `get_context`, and the most any answer may take. */
 export const DEFAULT_BUDGET = 4000;
@@ -251,7 +251,7 @@ export const TOOLS: readonly AnyTool[] = [
  * not be refreshed.
  */
 export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<{ text: string; isError: boolean }> {
-  let state: { problem: string | null };
+  let state: FreshState;
   let answer: ToolAnswer;
   try {
     // Without any index, a failed first build fails the answer (there is nothing to answer from).
@@ -266,6 +266,10 @@ export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx:
     // First, so that the bound below never cuts it.
     const stale = ctx.engine.staleFiles(answer.files);
     text = `⚠ The index could not be refreshed (${state.problem}).${stale.length > 0 ? ` Changed since indexed, re-read them: ${stale.join(", ")}` : ""}\n\n${text}`;
+  } else if (state.changed) {
+    // The watcher is indexing them: the answer is the last committed index's.
+    const shown = state.changed.slice(0, 20);
+    text = `Being indexed now, changed since this answer's index: ${shown.join(", ")}${state.changed.length > shown.length ? ` and ${state.changed.length - shown.length} more` : ""}.\n\n${text}`;
   }
   const limit =
     tool.name === "get_context" ? Math.min(MAX_TOKENS, Number(args.budget_tokens ?? DEFAULT_BUDGET)) : tool.name === "review_change" ? ANSWER_TOKENS + Number(args.budget_tokens ?? REVIEW_BUDGET) : ANSWER_TOKENS;

@@ -1,7 +1,7 @@
 import { relative, sep } from "node:path";
 import { execa } from "execa";
 import { ContextSmithError } from "../core/errors.js";
-import type { IndexStats } from "../core/types.js";
+import type { IndexStats, RunOptions } from "../core/types.js";
 import type { Engine } from "../engine.js";
 import { isSkippedFolder } from "../indexing/walk.js";
 
@@ -26,6 +26,8 @@ export interface WatchOptions {
   onRun?: (run: WatchRun) => void;
   /** A run that failed (the watcher goes on: the next event tries again). */
   onError?: (error: ContextSmithError) => void;
+  /** Progress of the index runs. */
+  onProgress?: RunOptions["onProgress"];
   /**
    * Runs an index run: by default at once; a watcher of many repositories passes one queue to all
    * of them, so that they index one at a time.
@@ -58,6 +60,8 @@ export class RepoWatcher {
   readonly #options: WatchOptions;
   #watcher: FileWatcher | null = null;
   #changed = new Set<string>();
+  /** The paths of the run in flight: changed, not yet in the committed index. */
+  #indexing: readonly string[] = [];
   #events = 0;
   #headMoved = false;
   #timer: NodeJS.Timeout | null = null;
@@ -73,9 +77,19 @@ export class RepoWatcher {
     this.#options = options;
   }
 
-  /** Indexes once, then watches; resolves when the watch is set up. */
-  async start(): Promise<WatchRun> {
-    const first = (await this.#run("start", [], 0))!;
+  /**
+   * Indexes once, then watches; resolves when the watch is set up, with the first run (null when
+   * it failed over an index that still answers: another process indexing, say).
+   * @throws what the first run threw, when there is no index to answer from
+   */
+  async start(): Promise<WatchRun | null> {
+    let first: WatchRun | null = null;
+    try {
+      first = (await this.#run("start", [], 0))!;
+    } catch (error) {
+      if (this.#engine.status() === null) throw error;
+      this.#options.onError?.(ContextSmithError.from(error, "INTERNAL"));
+    }
     const root = this.#engine.config.root;
     const ignoredDirs = await gitIgnoredFolders(root);
     const gitDir = await gitDirectory(root);
@@ -104,9 +118,9 @@ export class RepoWatcher {
     return first;
   }
 
-  /** The paths changed since the last run began (what an answer from the index as it is may be missing). */
+  /** The paths changed since the last committed run (being indexed, or waiting for the next run): what an answer from the index as it is may be missing. */
   changedSince(): string[] {
-    return [...this.#changed];
+    return [...new Set([...this.#indexing, ...this.#changed])];
   }
 
   /** Stops watching; waits for a run in flight. */
@@ -148,8 +162,12 @@ export class RepoWatcher {
         // Files git ignores (a build's output) are no reason to index: git says which, for all at once.
         const kept = headMoved ? changed : await notIgnored(this.#engine.config.root, changed);
         if (!headMoved && kept.length === 0 && events <= changed.length) return;
+        this.#indexing = kept;
         await this.#run(headMoved ? "head" : "files", kept, events - (changed.length - kept.length));
-      })().finally(() => this.#settle());
+      })().finally(() => {
+        this.#indexing = [];
+        this.#settle();
+      });
     }, delay);
   }
 
@@ -163,7 +181,7 @@ export class RepoWatcher {
   async #run(reason: WatchRun["reason"], changed: string[], events: number): Promise<WatchRun | undefined> {
     const schedule = this.#options.schedule ?? ((run) => run());
     try {
-      const stats = await schedule(() => this.#engine.index({ wait: true }));
+      const stats = await schedule(() => this.#engine.index({ wait: true, onProgress: this.#options.onProgress }));
       const result = { reason, changed, events, stats };
       this.#options.onRun?.(result);
       return result;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import { Freshness } from "../../src/mcp/freshness.js";
+import { RepoWatcher } from "../../src/watch/watcher.js";
 import { TempRepo } from "../helpers/repo.js";
 
 describe("Freshness", () => {
@@ -30,6 +31,28 @@ describe("Freshness", () => {
     expect(runs).toBe(2);
     await freshness.ensure({ force: true });
     expect(runs).toBe(3);
+  });
+
+  it("with a real watcher, never runs before an answer, and names the files changed since the committed index", async () => {
+    repo = TempRepo.create({ "a.py": "def a():\n    return 1\n" }, { git: true });
+    engine = new Engine(repo.root, { jobs: 1 });
+    let runs = 0;
+    const watcher = new RepoWatcher(engine, { debounceMs: 60_000, maxWaitMs: 60_000, onRun: () => runs++ });
+    const freshness = new Freshness(engine, { watcher: { started: watcher.start(), changedSince: () => watcher.changedSince() } });
+    try {
+      expect(await freshness.ensure()).toEqual({ problem: null });
+      expect(runs).toBe(1); // the watcher's first run
+      repo.write({ "b.py": "def b():\n    return 2\n" });
+      for (let waited = 0; watcher.changedSince().length === 0; waited += 50) {
+        if (waited > 10_000) throw new Error("the watcher saw no change");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The run waits out its minute of quiet: the answer is the committed index's, and says what it lacks.
+      expect(await freshness.ensure()).toEqual({ problem: null, changed: ["b.py"] });
+      expect(runs).toBe(1);
+    } finally {
+      await watcher.close();
+    }
   });
 
   it("answers from the index as it is while another process holds the lock, and says why", async () => {

@@ -14,6 +14,7 @@ interface ServeArgs {
   http?: string;
   token?: string;
   cors?: string[];
+  watch: boolean;
 }
 
 /** `ctxsmith serve`: the MCP server over stdio. */
@@ -31,8 +32,12 @@ export function serveCommand(io: CliIO) {
         .option("http", { type: "string", describe: "Serve over HTTP at [HOST:]PORT instead of stdio (default 127.0.0.1:8000): the REST API, the web UI, MCP at /mcp" })
         .option("token", { type: "string", describe: "With --http: every request must carry this bearer token (CTXSMITH_TOKEN); required off loopback" })
         .option("cors", { type: "string", array: true, describe: "With --http: origins allowed to call the API from a browser (none by default)" })
-        .option("keep-alive", { type: "string", describe: "How long the embedding model stays loaded after a query: 30s (default), 0, 5m, always (CTXSMITH_KEEP_ALIVE)" }),
+        .option("keep-alive", { type: "string", describe: "How long the embedding model stays loaded after a query: 30s (default), 0, 5m, always (CTXSMITH_KEEP_ALIVE)" })
+        .option("watch", { type: "boolean", default: false, describe: "Index as files change and commits move, between answers (instead of a check before each answer)" }),
     handler: async (args: ServeArgs) => {
+      if (args.watch && (args.workspace || args.http !== undefined)) {
+        throw new ContextSmithError("INVALID_ARGUMENT", "--watch serves one repository over stdio; beside a workspace or HTTP server, run `ctxsmith watch --workspace`: the server answers from the indexes it keeps.");
+      }
       if (args.workspace && (args.path !== "." || args["index-dir"] !== undefined)) {
         throw new ContextSmithError("INVALID_ARGUMENT", "serve --workspace serves the repositories of the data folder: drop --path and --index-dir (or --workspace).");
       }
@@ -83,6 +88,7 @@ export function serveCommand(io: CliIO) {
             indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]),
             version: VERSION,
             embedding: args["keep-alive"] === undefined ? undefined : { keepAlive: parseKeepAlive(args["keep-alive"]) },
+            watch: args.watch,
             log,
           });
       const stopped = new Promise<void>((resolve) => {
