@@ -42,9 +42,13 @@ const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn",
 const ALWAYS_SKIPPED_PATH = new RegExp(`(^|/)(${[...ALWAYS_SKIPPED_DIRS].map((d) => d.replace(/\./g, "\\.")).join("|")})(/|$)`);
 /** Skipped by the non-git fallback, where no .gitignore may say so. */
 const FALLBACK_SKIPPED_DIRS: ReadonlySet<string> = new Set(["node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"]);
-/** Whether a folder of this name is never indexed, in git or not (a watcher need not watch it). */
-export function isSkippedFolder(name: string): boolean {
-  return ALWAYS_SKIPPED_DIRS.has(name) || FALLBACK_SKIPPED_DIRS.has(name);
+/**
+ * Whether the walk never reads a folder of this name (a watcher need not watch it): in a git work
+ * tree git's ignore rules decide the rest (a tracked `venv/` is indexed), elsewhere the usual
+ * dependency and cache folders are skipped too.
+ */
+export function isSkippedFolder(name: string, inGit: boolean): boolean {
+  return ALWAYS_SKIPPED_DIRS.has(name) || (!inGit && FALLBACK_SKIPPED_DIRS.has(name));
 }
 
 /** Paths this long cannot be LMDB keys. */

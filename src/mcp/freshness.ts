@@ -51,10 +51,13 @@ export class Freshness {
   ensure(options: { force?: boolean } = {}): Promise<FreshState> {
     if (this.#watcher && !options.force) {
       const watcher = this.#watcher;
-      return watcher.started.then(() => {
+      const state = (): FreshState => {
         const changed = watcher.changedSince();
         return changed.length > 0 ? { problem: null, changed } : { problem: null };
-      });
+      };
+      // An index to answer from: at once, whatever the watcher's first run is doing (another
+      // process may hold the lock for minutes). None yet: the first run builds it.
+      return IndexStore.exists(this.#engine.config.indexDir) ? Promise.resolve(state()) : watcher.started.then(state);
     }
     if (this.#inFlight) return this.#inFlight;
     if (!options.force && this.#state.problem === null && this.#now() - this.#last < this.#minIntervalMs) return Promise.resolve(this.#state);

@@ -1,8 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli } from "../helpers/cli.js";
-import { callTool } from "../helpers/mcp.js";
+import { runCli } from "../helpers/cli.js";
+import { callTool, connectCli } from "../helpers/mcp.js";
 import { TempRepo } from "../helpers/repo.js";
 import { PYTHON } from "../graph/fixtures.js";
 
@@ -20,11 +19,7 @@ async function logged(text: string, after = 0): Promise<void> {
 
 beforeAll(async () => {
   repo = TempRepo.create(PYTHON, { git: true });
-  const env = { ...getDefaultEnvironment(), CTXSMITH_OFFLINE: "1", CTXSMITH_CACHE_DIR: process.env.CTXSMITH_CACHE_DIR ?? "" };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--watch", "--path", repo.root], stderr: "pipe", env });
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  client = new Client({ name: "contextsmith-test", version: "1.0.0" });
-  await client.connect(transport);
+  client = await connectCli(["serve", "--watch", "--path", repo.root], (text) => (stderr += text));
 });
 
 afterAll(async () => {

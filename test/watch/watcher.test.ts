@@ -1,7 +1,9 @@
-import { renameSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { renameSync, rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
-import { RepoWatcher, type WatchRun } from "../../src/watch/watcher.js";
+import { ContextSmithError } from "../../src/core/errors.js";
+import { RepoWatcher, type WatchOptions, type WatchRun } from "../../src/watch/watcher.js";
 import { TempRepo } from "../helpers/repo.js";
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -11,12 +13,12 @@ afterEach(async () => {
 });
 
 /** A watched repository, with the runs its watcher made so far. */
-async function watched(files: Record<string, string>) {
+async function watched(files: Record<string, string>, options: Pick<WatchOptions, "schedule"> & { root?: (repo: TempRepo) => string } = {}) {
   const repo = TempRepo.create(files, { git: true });
-  const engine = new Engine(repo.root, { jobs: 1 });
+  const engine = new Engine(options.root?.(repo) ?? repo.root, { jobs: 1 });
   const runs: WatchRun[] = [];
   const errors: string[] = [];
-  const watcher = new RepoWatcher(engine, { debounceMs: 150, onRun: (r) => runs.push(r), onError: (e) => errors.push(e.message) });
+  const watcher = new RepoWatcher(engine, { debounceMs: 150, onRun: (r) => runs.push(r), onError: (e) => errors.push(e.message), schedule: options.schedule });
   cleanup.push(() => repo.dispose(), () => engine.close(), () => watcher.close());
   await watcher.start();
   /** Waits until `n` runs happened after the first (or fails after a while). */
@@ -34,7 +36,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-const FILES = { "shop/payments.py": "def charge(card):\n    return card\n", "shop/cart.py": "def total(items):\n    return sum(items)\n", ".gitignore": "build/\n" };
+const FILES = { "shop/payments.py": "def charge(card):\n    return card\n", "shop/cart.py": "def total(items):\n    return sum(items)\n", ".gitignore": "build/\nnode_modules/\n" };
 
 describe("RepoWatcher", () => {
   it("indexes an edit, a new file, a deletion and a rename, each in a run of its own", async () => {
@@ -78,8 +80,9 @@ describe("RepoWatcher", () => {
 
     // A commit that changes no file moves HEAD alone: the history signal is brought forward.
     const commits = w.engine.status()!.commits;
+    const runs = w.runs.length;
     const empty = (w.repo.git("commit", "-q", "--allow-empty", "-m", "nothing"), w.repo.git("rev-parse", "HEAD").trim());
-    for (let waited = 0; w.engine.status()?.gitHead !== empty; waited += 50) {
+    for (let waited = 0; w.engine.status()?.gitHead !== empty || w.runs.length === runs || w.runs.at(-1)!.stats.totals.commits !== commits + 1; waited += 50) {
       if (waited > 15_000) throw new Error("the commit was not followed");
       await sleep(50);
     }
@@ -96,6 +99,50 @@ describe("RepoWatcher", () => {
     expect(burst!.stats.files.parsed).toBe(1000);
     expect(burst!.events).toBe(1000);
     expect(burst!.changed).toHaveLength(1000);
+  });
+
+  it("keeps a failed run's changes and tries again", async () => {
+    let calls = 0;
+    // The second run (the first after the start) fails as a full disk would.
+    const schedule = <T>(run: () => Promise<T>): Promise<T> => (++calls === 2 ? Promise.reject(new ContextSmithError("IO_ERROR", "the disk is full")) : run());
+    const w = await watched(FILES, { schedule });
+    w.repo.write({ "shop/cart.py": "def total(items):\n    return 0\n\n\ndef kept():\n    return 1\n" });
+    for (let waited = 0; w.errors.length === 0; waited += 50) {
+      if (waited > 10_000) throw new Error("the run did not fail");
+      await sleep(50);
+    }
+    expect(w.watcher.changedSince()).toEqual(["shop/cart.py"]);
+    const [retry] = await w.runsAfterStart(1);
+    expect(retry).toMatchObject({ changed: ["shop/cart.py"], stats: { files: { parsed: 1 } } });
+    expect((await w.engine.symbol("kept", { refresh: false })).matches).toHaveLength(1);
+  });
+
+  it("sees tracked files in folders the walk skips outside git (a committed venv/), and a folder git stops ignoring", async () => {
+    const w = await watched({ ...FILES, "tools/venv/make.py": "def make():\n    return 1\n" });
+    w.repo.write({ "tools/venv/make.py": "def make_venv():\n    return 1\n" });
+    await w.runsAfterStart(1);
+    expect((await w.engine.symbol("make_venv", { refresh: false })).matches).toHaveLength(1);
+    w.repo.write({ ".gitignore": "node_modules/\n" }); // build/ no longer ignored
+    await w.runsAfterStart(2);
+    w.repo.write({ "build/gen.py": "def generated():\n    return 1\n" });
+    await w.runsAfterStart(3);
+    expect((await w.engine.symbol("generated", { refresh: false })).matches).toHaveLength(1);
+  });
+
+  it("follows a commit in a linked worktree, whose branch refs are the main repository's", async () => {
+    const w = await watched(FILES, {
+      root: (repo) => {
+        repo.git("worktree", "add", "-q", "-b", "side", `${repo.root}-wt`);
+        cleanup.push(() => rmSync(`${repo.root}-wt`, { recursive: true, force: true }));
+        return `${repo.root}-wt`;
+      },
+    });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: `${w.repo.root}-wt`, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+    git("commit", "-q", "--allow-empty", "-m", "on the side");
+    const head = git("rev-parse", "HEAD").trim();
+    const [run] = await w.runsAfterStart(1);
+    expect(run!.reason).toBe("head");
+    expect(w.engine.status()?.gitHead).toBe(head);
   });
 
   it("ignores its own index folder, git's internals and what git ignores", async () => {

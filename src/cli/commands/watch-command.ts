@@ -48,7 +48,16 @@ export function watchCommand(io: CliIO) {
         const names = ws.repos().map((r) => r.name);
         if (names.length === 0) throw new ContextSmithError("NOT_FOUND", "The workspace has no repositories: add one with `ctxsmith repo add`.");
         const engines = [];
-        for (const repo of names) engines.push({ repo, engine: (await ws.engine(repo, options)).engine });
+        for (const repo of names) {
+          try {
+            engines.push({ repo, engine: (await ws.engine(repo, options)).engine });
+          } catch (error) {
+            const err = ContextSmithError.from(error, "INTERNAL");
+            if (err.code === "ABORTED" || err.code === "INTERNAL") throw err;
+            io.stderr.write(`ctxsmith watch: ${repo} left out: ${err.message}\n`);
+          }
+        }
+        if (engines.length === 0) throw new ContextSmithError("NOT_FOUND", "No repository of the workspace can be watched (see above).");
         await watchUntilStopped(engines, args.debounce, report, failed, io);
       });
     },
@@ -70,14 +79,26 @@ async function watchUntilStopped(
     return next;
   };
   const watchers = targets.map(({ repo, engine }) => ({ repo, watcher: new RepoWatcher(engine, { debounceMs, schedule, onRun: report(repo), onError: failed(repo) }) }));
+  // Told to stop, even in a first run: the runs in flight are cancelled, the index stays as committed.
+  const stop = (): void => void Promise.all(watchers.map(({ watcher }) => watcher.close()));
+  io.signal?.addEventListener("abort", stop, { once: true });
   try {
     for (const { repo, watcher } of watchers) {
       await watcher.start();
       if (io.signal?.aborted) break;
       io.stderr.write(`ctxsmith watch: watching ${repo ?? targets[0]!.engine.config.root}\n`);
     }
-    if (!io.signal?.aborted) await new Promise<void>((resolve) => io.signal?.addEventListener("abort", () => resolve(), { once: true }));
+    if (!io.signal?.aborted) {
+      // Held until told to stop: a watched folder that disappears leaves the watcher nothing to wait on.
+      const hold = setInterval(() => undefined, 2 ** 30);
+      try {
+        await new Promise<void>((resolve) => io.signal?.addEventListener("abort", () => resolve(), { once: true }));
+      } finally {
+        clearInterval(hold);
+      }
+    }
   } finally {
+    io.signal?.removeEventListener("abort", stop);
     await Promise.all(watchers.map(({ watcher }) => watcher.close()));
   }
 }
