@@ -141,7 +141,11 @@ export async function review(engine: Engine, options: ReviewOptions = {}): Promi
   if (options.across) await namedDownstream(traced.map((t) => t.symbol), options.across, notices, signal);
 
   const byFile = new Map<string, ReviewSymbol[]>();
-  for (const { symbol } of symbols) byFile.set(symbol.path, [...(byFile.get(symbol.path) ?? []), symbol]);
+  for (const { symbol } of symbols) {
+    const list = byFile.get(symbol.path);
+    if (list) list.push(symbol);
+    else byFile.set(symbol.path, [symbol]);
+  }
   // Tests that import a changed file exercise what it changed, whether or not a call resolved.
   for (const file of files) {
     if (file.test || file.status === "deleted" || !byFile.has(file.path)) continue;
