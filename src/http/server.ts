@@ -5,6 +5,7 @@ import { serve as listen, type ServerType } from "@hono/node-server";
 import type { Hono } from "hono";
 import { resolveConfig } from "../core/config.js";
 import { ContextSmithError } from "../core/errors.js";
+import { watchInBackground } from "../watch/workspace.js";
 import { hostWorkspace, type HostedWorkspace } from "../workspace/host.js";
 import { SingleRepoRegistry } from "../workspace/registry.js";
 import type { WorkspaceOptions } from "../workspace/workspace.js";
@@ -31,6 +32,8 @@ export interface ServeHttpOptions extends Pick<WorkspaceOptions, "dataDir" | "en
   uiDir?: string | null;
   version?: string;
   log?: (line: string) => void;
+  /** Watch the repositories' files and commits and index as they change (see watch/workspace.ts). */
+  watch?: boolean;
 }
 
 export interface RunningHttpServer {
@@ -92,12 +95,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttpS
   const bound = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
   log(`contextsmith: serving ${options.workspace ? `the workspace ${hosted.workspace.dataDir}` : hosted.workspace.repos()[0]!.path} at ${url} (REST ${url}/api/v1, MCP ${url}/mcp)${token ? " — every request needs the token" : ""}`);
+  const watching = options.watch ? watchInBackground(hosted.workspace, log) : null;
   return {
     url,
     port: bound,
     ctx,
     app,
     async close() {
+      await watching?.close();
       const http = server as ServerType & { closeIdleConnections?: () => void; closeAllConnections?: () => void };
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections?.();

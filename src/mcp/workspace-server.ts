@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { watchInBackground } from "../watch/workspace.js";
 import { hostWorkspace } from "../workspace/host.js";
 import type { Workspace, WorkspaceOptions } from "../workspace/workspace.js";
 import { connectStdio, toolServer } from "./server.js";
@@ -13,6 +14,8 @@ export interface ServeWorkspaceOptions extends Omit<WorkspaceOptions, "runtime">
   /** Logs (never stdout: it carries the protocol). */
   log?: (line: string) => void;
   version?: string;
+  /** Watch the repositories' files and commits and index as they change (see watch/workspace.ts). */
+  watch?: boolean;
 }
 
 export interface RunningWorkspaceServer {
@@ -54,11 +57,13 @@ export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<Ru
     throw error;
   }
   log(`contextsmith: serving the workspace ${workspace.dataDir} (${workspace.repos().length} repositories) over stdio`);
+  const watching = options.watch ? watchInBackground(workspace, log) : null;
   return {
     server,
     workspace,
     closed,
     async close() {
+      await watching?.close();
       await server.close();
       await hosted.close();
     },

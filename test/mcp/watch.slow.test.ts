@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
@@ -40,9 +43,30 @@ describe("ctxsmith serve --watch", () => {
     expect(text).toContain("shop/util.py");
   });
 
-  it("is for one repository over stdio: with --workspace or --http it says what to run instead", () => {
-    const r = runCli(["serve", "--watch", "--workspace"]);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain("run `ctxsmith watch --workspace`");
+  it("watches every repository of a workspace server too (serve --workspace --watch)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-watch-ws-"));
+    const other = TempRepo.create({ "lib/util.py": "def helper():\n    return 1\n" }, { git: true });
+    let log = "";
+    let ws: Client | undefined;
+    try {
+      expect(runCli(["repo", "add", "lib", other.root, "--data-dir", dataDir]).status).toBe(0);
+      ws = await connectCli(["serve", "--workspace", "--watch", "--data-dir", dataDir], (text) => (log += text));
+      for (let waited = 0; !log.includes("contextsmith: watching lib"); waited += 50) {
+        if (waited > 20_000) throw new Error(`not watching:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      other.write({ "lib/extra.py": "def extra_helper():\n    return 2\n" });
+      for (let waited = 0; !log.includes("lib: indexed 1 changed files (1 parsed, 0 removed)"); waited += 50) {
+        if (waited > 20_000) throw new Error(`no run:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const { text, isError } = await callTool(ws, "get_symbol_definition", { name: "extra_helper" });
+      expect(isError).toBe(false);
+      expect(text).toContain("lib/extra.py");
+    } finally {
+      await ws?.close();
+      other.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -33,11 +33,8 @@ export function serveCommand(io: CliIO) {
         .option("token", { type: "string", describe: "With --http: every request must carry this bearer token (CTXSMITH_TOKEN); required off loopback" })
         .option("cors", { type: "string", array: true, describe: "With --http: origins allowed to call the API from a browser (none by default)" })
         .option("keep-alive", { type: "string", describe: "How long the embedding model stays loaded after a query: 30s (default), 0, 5m, always (CTXSMITH_KEEP_ALIVE)" })
-        .option("watch", { type: "boolean", default: false, describe: "Index as files change and commits move, between answers (instead of a check before each answer)" }),
+        .option("watch", { type: "boolean", default: false, describe: "Index as files change and commits move, between answers (every repository of a workspace or HTTP server)" }),
     handler: async (args: ServeArgs) => {
-      if (args.watch && (args.workspace || args.http !== undefined)) {
-        throw new ContextSmithError("INVALID_ARGUMENT", "--watch serves one repository over stdio; beside a workspace or HTTP server, run `ctxsmith watch --workspace`: the server answers from the indexes it keeps.");
-      }
       if (args.workspace && (args.path !== "." || args["index-dir"] !== undefined)) {
         throw new ContextSmithError("INVALID_ARGUMENT", "serve --workspace serves the repositories of the data folder: drop --path and --index-dir (or --workspace).");
       }
@@ -59,6 +56,7 @@ export function serveCommand(io: CliIO) {
           allowMultiInstance: args["allow-multi-instance"],
           engine: args["keep-alive"] === undefined ? undefined : { embedding: { keepAlive: parseKeepAlive(args["keep-alive"]) } },
           version: VERSION,
+          watch: args.watch,
           log,
         });
         try {
@@ -81,6 +79,7 @@ export function serveCommand(io: CliIO) {
             allowMultiInstance: args["allow-multi-instance"],
             engine: args["keep-alive"] === undefined ? undefined : { embedding: { keepAlive: parseKeepAlive(args["keep-alive"]) } },
             version: VERSION,
+            watch: args.watch,
             log,
           })
         : await (await import("../../mcp/server.js")).serve({

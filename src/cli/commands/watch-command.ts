@@ -3,6 +3,7 @@ import { ContextSmithError } from "../../core/errors.js";
 import { formatMs } from "../../core/format.js";
 import { Engine } from "../../engine.js";
 import { RepoWatcher, type WatchRun } from "../../watch/watcher.js";
+import { watchWorkspace } from "../../watch/workspace.js";
 import type { CliIO } from "../io.js";
 import { positiveWholeOption } from "../query-args.js";
 import { dataDirOption, withWorkspace } from "../workspace-args.js";
@@ -37,7 +38,7 @@ export function watchCommand(io: CliIO) {
         if (args["data-dir"] !== undefined) throw new ContextSmithError("INVALID_ARGUMENT", "--data-dir names a workspace: add --workspace.");
         const engine = new Engine(io.resolvePath(args.path), { indexDir: args["index-dir"] === undefined ? undefined : io.resolvePath(args["index-dir"]) });
         try {
-          await watchUntilStopped([{ repo: null, engine }], args.debounce, report, failed, io);
+          await watchUntilStopped(engine, args.debounce, report(null), failed(null), io);
         } finally {
           await engine.close();
         }
@@ -45,61 +46,52 @@ export function watchCommand(io: CliIO) {
       }
       if ((args.path !== undefined && args.path !== ".") || args["index-dir"] !== undefined) throw new ContextSmithError("INVALID_ARGUMENT", "Give a PATH (and --index-dir) or --workspace, not both.");
       await withWorkspace({ "data-dir": args["data-dir"] }, io, async (ws, options) => {
-        const names = ws.repos().map((r) => r.name);
-        if (names.length === 0) throw new ContextSmithError("NOT_FOUND", "The workspace has no repositories: add one with `ctxsmith repo add`.");
-        const engines = [];
-        for (const repo of names) {
-          try {
-            engines.push({ repo, engine: (await ws.engine(repo, options)).engine });
-          } catch (error) {
-            const err = ContextSmithError.from(error, "INTERNAL");
-            if (err.code === "ABORTED" || err.code === "INTERNAL") throw err;
-            io.stderr.write(`ctxsmith watch: ${repo} left out: ${err.message}\n`);
-          }
+        if (ws.repos().length === 0) throw new ContextSmithError("NOT_FOUND", "The workspace has no repositories: add one with `ctxsmith repo add`.");
+        const watch = await watchWorkspace(ws, {
+          debounceMs: args.debounce,
+          open: options,
+          signal: io.signal,
+          onRun: (repo, run) => report(repo)(run),
+          onError: (repo, error) => failed(repo)(error),
+          onLeftOut: (repo, error) => io.stderr.write(`ctxsmith watch: ${repo} left out: ${error.message}\n`),
+        });
+        try {
+          if (io.signal?.aborted) return;
+          if (watch.repos.length === 0) throw new ContextSmithError("NOT_FOUND", "No repository of the workspace can be watched (see above).");
+          io.stderr.write(`ctxsmith watch: watching ${watch.repos.join(", ")}\n`);
+          await held(io);
+        } finally {
+          await watch.close();
         }
-        if (engines.length === 0) throw new ContextSmithError("NOT_FOUND", "No repository of the workspace can be watched (see above).");
-        await watchUntilStopped(engines, args.debounce, report, failed, io);
       });
     },
   };
 }
 
-/** Watches each engine's repository (their index runs one at a time) until the process is told to stop. */
-async function watchUntilStopped(
-  targets: ReadonlyArray<{ repo: string | null; engine: Engine }>,
-  debounceMs: number,
-  report: (repo: string | null) => (run: WatchRun) => void,
-  failed: (repo: string | null) => (error: ContextSmithError) => void,
-  io: CliIO,
-): Promise<void> {
-  let queue: Promise<unknown> = Promise.resolve();
-  const schedule = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = queue.then(run, run);
-    queue = next.catch(() => undefined);
-    return next;
-  };
-  const watchers = targets.map(({ repo, engine }) => ({ repo, watcher: new RepoWatcher(engine, { debounceMs, schedule, onRun: report(repo), onError: failed(repo) }) }));
-  // Told to stop, even in a first run: the runs in flight are cancelled, the index stays as committed.
-  const stop = (): void => void Promise.all(watchers.map(({ watcher }) => watcher.close()));
+/** Holds the process until it is told to stop: a watched folder that disappears leaves the watcher nothing to wait on. */
+async function held(io: CliIO): Promise<void> {
+  if (io.signal?.aborted) return;
+  const hold = setInterval(() => undefined, 2 ** 30);
+  try {
+    await new Promise<void>((resolve) => io.signal?.addEventListener("abort", () => resolve(), { once: true }));
+  } finally {
+    clearInterval(hold);
+  }
+}
+
+/** Watches one repository until the process is told to stop (a first run in flight is cancelled). */
+async function watchUntilStopped(engine: Engine, debounceMs: number, onRun: (run: WatchRun) => void, onError: (error: ContextSmithError) => void, io: CliIO): Promise<void> {
+  const watcher = new RepoWatcher(engine, { debounceMs, onRun, onError });
+  const stop = (): void => void watcher.close();
   io.signal?.addEventListener("abort", stop, { once: true });
   try {
-    for (const { repo, watcher } of watchers) {
-      await watcher.start();
-      if (io.signal?.aborted) break;
-      io.stderr.write(`ctxsmith watch: watching ${repo ?? targets[0]!.engine.config.root}\n`);
-    }
-    if (!io.signal?.aborted) {
-      // Held until told to stop: a watched folder that disappears leaves the watcher nothing to wait on.
-      const hold = setInterval(() => undefined, 2 ** 30);
-      try {
-        await new Promise<void>((resolve) => io.signal?.addEventListener("abort", () => resolve(), { once: true }));
-      } finally {
-        clearInterval(hold);
-      }
-    }
+    await watcher.start();
+    if (io.signal?.aborted) return;
+    io.stderr.write(`ctxsmith watch: watching ${engine.config.root}\n`);
+    await held(io);
   } finally {
     io.signal?.removeEventListener("abort", stop);
-    await Promise.all(watchers.map(({ watcher }) => watcher.close()));
+    await watcher.close();
   }
 }
 
