@@ -9,4 +9,6 @@ export interface ApiContext {
   editable: boolean;
   version: string;
   log: (line: string) => void;
+  /** With `--watch`: per repository, the files changed since its committed index (named by MCP answers). */
+  pending?: () => Array<{ repo: string; changed: string[] }>;
 }

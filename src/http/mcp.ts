@@ -8,7 +8,7 @@ import type { ApiContext } from "./context.js";
  * requests, so no session can leak or pile up; the Host, Origin and token checks ran before.
  */
 export async function handleMcp(request: Request, ctx: ApiContext): Promise<Response> {
-  const server = createWorkspaceMcpServer({ workspace: ctx.workspace, log: ctx.log }, ctx.version);
+  const server = createWorkspaceMcpServer({ workspace: ctx.workspace, log: ctx.log, ...(ctx.pending ? { pending: ctx.pending } : {}) }, ctx.version);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

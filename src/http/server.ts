@@ -96,6 +96,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttpS
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
   log(`contextsmith: serving ${options.workspace ? `the workspace ${hosted.workspace.dataDir}` : hosted.workspace.repos()[0]!.path} at ${url} (REST ${url}/api/v1, MCP ${url}/mcp)${token ? " — every request needs the token" : ""}`);
   const watching = options.watch ? watchInBackground(hosted.workspace, log) : null;
+  if (watching) ctx.pending = watching.changedSince;
   return {
     url,
     port: bound,

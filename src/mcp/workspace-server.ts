@@ -48,16 +48,17 @@ export async function serveWorkspace(options: ServeWorkspaceOptions): Promise<Ru
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const hosted = await hostWorkspace({ ...options, log });
   const { workspace } = hosted;
-  const server = createWorkspaceMcpServer({ workspace, log }, options.version);
+  const watching = options.watch ? watchInBackground(workspace, log) : null;
+  const server = createWorkspaceMcpServer({ workspace, log, ...(watching ? { pending: watching.changedSince } : {}) }, options.version);
   let closed: Promise<void>;
   try {
     ({ closed } = await connectStdio(server, options.input ?? process.stdin, options.output));
   } catch (error) {
+    await watching?.close();
     await hosted.close();
     throw error;
   }
   log(`contextsmith: serving the workspace ${workspace.dataDir} (${workspace.repos().length} repositories) over stdio`);
-  const watching = options.watch ? watchInBackground(workspace, log) : null;
   return {
     server,
     workspace,

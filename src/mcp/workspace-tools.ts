@@ -11,6 +11,8 @@ import { ANSWER_TOKENS, DEFAULT_BUDGET, MAX_TOKENS } from "./tools.js";
 export interface WorkspaceToolContext {
   workspace: Workspace;
   log?: (line: string) => void;
+  /** With a watcher (`serve --watch`): per repository, the files changed since its committed index, being indexed now. */
+  pending?: () => Array<{ repo: string; changed: string[] }>;
 }
 
 /** One workspace tool: its schema, its description for the agent, and a thin adapter over the workspace. */
@@ -230,5 +232,8 @@ export async function runWorkspaceTool(tool: WorkspaceTool, args: Record<string,
     return { text: err.code === "INTERNAL" ? `Internal error: ${err.message}` : `${err.code}: ${err.message}`, isError: true };
   }
   const limit = tool.name === "get_context" ? Math.min(MAX_TOKENS, Number(args.budget_tokens ?? DEFAULT_BUDGET)) : ANSWER_TOKENS;
-  return { text: await boundText(answer.text, limit, (t) => ctx.workspace.countTokens(t)), isError: answer.notFound === true };
+  // First, so that the bound never cuts it: the answer is the committed indexes', and lacks these.
+  const pending = (ctx.pending?.() ?? []).map(({ repo, changed }) => `${repo}: ${changed.slice(0, 20).join(", ")}${changed.length > 20 ? ` and ${changed.length - 20} more` : ""}`);
+  const text = pending.length > 0 ? `Being indexed now, changed since this answer's index: ${pending.join("; ")}.\n\n${answer.text}` : answer.text;
+  return { text: await boundText(text, limit, (t) => ctx.workspace.countTokens(t)), isError: answer.notFound === true };
 }

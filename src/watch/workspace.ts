@@ -19,6 +19,8 @@ export interface WorkspaceWatchOptions {
 export interface WorkspaceWatch {
   /** The repositories watched. */
   repos: string[];
+  /** Per repository, the files changed since its last committed index run (those with any). */
+  changedSince(): Array<{ repo: string; changed: string[] }>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function watchWorkspace(ws: Workspace, options: WorkspaceWatchOptio
   let closed = false;
   const watch: WorkspaceWatch = {
     repos: [],
+    changedSince: () => watchers.map(({ repo, watcher }) => ({ repo, changed: watcher.changedSince() })).filter((c) => c.changed.length > 0),
     async close() {
       closed = true;
       await Promise.all(watchers.map(({ watcher }) => watcher.close()));
@@ -80,7 +83,7 @@ export async function watchWorkspace(ws: Workspace, options: WorkspaceWatchOptio
  * runs and problems logged. A repository without an index yet is watched once its background index
  * run has built it.
  */
-export function watchInBackground(ws: Workspace, log: (line: string) => void, options: Pick<WorkspaceWatchOptions, "debounceMs"> = {}): { close(): Promise<void> } {
+export function watchInBackground(ws: Workspace, log: (line: string) => void, options: Pick<WorkspaceWatchOptions, "debounceMs"> = {}): Pick<WorkspaceWatch, "changedSince" | "close"> {
   const abort = new AbortController();
   const watching = watchWorkspace(ws, {
     ...options,
@@ -89,11 +92,16 @@ export function watchInBackground(ws: Workspace, log: (line: string) => void, op
     onError: (repo, error) => log(`contextsmith: ${repo}: indexing failed: ${error.message} (watching on)`),
     onLeftOut: (repo, error) => log(`contextsmith: ${repo} not watched: ${error.message}`),
   });
+  let started: WorkspaceWatch | null = null;
   watching.then(
-    (w) => void (w.repos.length > 0 && log(`contextsmith: watching ${w.repos.join(", ")}`)),
+    (w) => {
+      started = w;
+      if (w.repos.length > 0) log(`contextsmith: watching ${w.repos.join(", ")}`);
+    },
     (error: unknown) => log(`contextsmith: watching failed: ${ContextSmithError.from(error, "INTERNAL").message}`),
   );
   return {
+    changedSince: () => started?.changedSince() ?? [],
     async close() {
       abort.abort();
       await watching.then((w) => w.close(), () => undefined);
