@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { ContextSmithError } from "../core/errors.js";
 import type { ExpandDirection, Scope } from "../workspace/types.js";
-import { Workspace } from "../workspace/workspace.js";
+import type { Workspace } from "../workspace/workspace.js";
 import type { CliIO } from "./io.js";
 import { progressRenderer } from "./progress.js";
 import { waitTimeoutMs } from "./query-args.js";
@@ -73,6 +73,8 @@ export async function withWorkspace<R>(
   io: CliIO,
   work: (ws: Workspace, options: { refresh?: boolean; onProgress?: ReturnType<typeof progressRenderer>["onProgress"]; signal?: AbortSignal; waitTimeoutMs?: number }) => Promise<R>,
 ): Promise<R> {
+  // Loaded here, not at start-up: a query about one repository never pays for the workspace's code.
+  const { Workspace } = await import("../workspace/workspace.js");
   const ws = new Workspace({ dataDir: args["data-dir"] === undefined ? undefined : io.resolvePath(args["data-dir"]) });
   const progress = progressRenderer("auto", io.stderr);
   try {

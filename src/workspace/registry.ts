@@ -1,7 +1,8 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import { z } from "zod/mini";
+import englishLocale from "zod/v4/locales/en.js";
 import { ContextSmithError } from "../core/errors.js";
 import { acquireWriteLock } from "../runtime/lock.js";
 import { addEdge } from "./relations.js";
@@ -32,36 +33,51 @@ export function checkName(name: string, what: "repository" | "group"): string {
   return name;
 }
 
-const name = z.string().regex(NAME);
+// zod/mini: the same checks, a fraction of the code the CLI loads at start-up (the full zod is
+// loaded only by the servers, through the MCP SDK).
+const name = z.string().check(z.regex(NAME));
+const startsWithSlash = (max?: number) => z.string().check(z.startsWith("/"), ...(max === undefined ? [] : [z.maxLength(max)]));
+const text = (max: number) => z.string().check(z.maxLength(max));
 const schema = z.object({
   version: z.literal(1),
   repos: z.array(
     z.object({
       name,
       kind: z.enum(["local", "remote"]),
-      path: z.string().startsWith("/"),
-      url: z.string().optional(),
-      branch: z.string().optional(),
+      path: startsWithSlash(),
+      url: z.optional(z.string()),
+      branch: z.optional(z.string()),
       addedAt: z.number(),
     }),
   ),
   groups: z.record(name, z.array(name)),
   relations: z.array(z.tuple([name, name])),
-  api: z
-    .object({
-      prefixes: z.record(name, z.string().startsWith("/").max(512)).optional(),
-      links: z
-        .array(
-          z.object({
-            from: z.object({ repo: name, method: z.string().max(16), url: z.string().max(2048) }),
-            to: z.object({ repo: name, method: z.string().max(16), path: z.string().max(2048) }),
-          }),
-        )
-        .max(10_000)
-        .optional(),
-    })
-    .optional(),
+  api: z.optional(
+    z.object({
+      prefixes: z.optional(z.record(name, startsWithSlash(512))),
+      links: z.optional(
+        z
+          .array(
+            z.object({
+              from: z.object({ repo: name, method: text(16), url: text(2048) }),
+              to: z.object({ repo: name, method: text(16), path: text(2048) }),
+            }),
+          )
+          .check(z.maxLength(10_000)),
+      ),
+    }),
+  ),
 });
+
+const english = englishLocale().localeError;
+
+/** `value` as a registry (keys it does not know dropped), or where it is not one and why. */
+function checkShape(value: unknown): { data: RegistryData } | { problem: string } {
+  const parsed = schema.safeParse(value, { error: english });
+  if (parsed.success) return { data: parsed.data as RegistryData };
+  const issue = parsed.error.issues[0]!;
+  return { problem: `${issue.path.join(".") || "top level"}: ${issue.message}` };
+}
 
 /** What makes a well-formed registry wrong (a hand edit, a bug), or null. */
 function inconsistency(data: RegistryData): string | null {
@@ -157,12 +173,9 @@ export class Registry implements RegistrySource {
     } catch (error) {
       throw this.#damaged((error as Error).message);
     }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw this.#damaged(`${issue.path.join(".") || "top level"}: ${issue.message}`);
-    }
-    const data = parsed.data as RegistryData;
+    const shape = checkShape(value);
+    if ("problem" in shape) throw this.#damaged(shape.problem);
+    const data = shape.data;
     const problem = inconsistency(data);
     if (problem) throw this.#damaged(problem);
     return data;
@@ -184,8 +197,8 @@ export class Registry implements RegistrySource {
       const data = this.read();
       const result = change(data);
       // What would not read back is refused here, before it is written: the registry stays as it was.
-      const parsed = schema.safeParse(data);
-      const problem = parsed.success ? inconsistency(data) : `${parsed.error.issues[0]!.path.join(".") || "top level"}: ${parsed.error.issues[0]!.message}`;
+      const shape = checkShape(data);
+      const problem = "problem" in shape ? shape.problem : inconsistency(data);
       if (problem) throw new ContextSmithError("INVALID_ARGUMENT", `The change was refused, nothing was written: ${problem}.`);
       this.#write(data);
       return result;

@@ -45,6 +45,8 @@ describe("the workspace registry", () => {
     const cases: Array<[string, unknown, RegExp]> = [
       ["half a file", null, /damaged \(.*JSON/],
       ["a wrong shape", { version: 1, repos: [{ name: "web" }], groups: {}, relations: [] }, /damaged \(repos\.0\./],
+      // Said in words (zod/mini has no messages of its own: "Invalid input" would say nothing).
+      ["a relative path", { version: 1, repos: [{ ...repo("web"), path: "web" }], groups: {}, relations: [] }, /repos\.0\.path: Invalid string: must start with "\/"/],
       ["a name twice", { version: 1, repos: [repo("web"), repo("web")], groups: {}, relations: [] }, /registered twice/],
       ["a stranger in a group", { version: 1, repos: [repo("web")], groups: { g: ["nope"] }, relations: [] }, /group g names nope/],
       ["a cycle", { version: 1, repos: [repo("a"), repo("b")], groups: {}, relations: [["a", "b"], ["b", "a"]] }, /cycle: b → a would close a cycle: b → a → b/],

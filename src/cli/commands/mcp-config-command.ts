@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Argv } from "yargs";
 import { MCP_CLIENTS, mcpConfig, type McpClient } from "../../mcp/config.js";
-import { resolveDataDir } from "../../workspace/registry.js";
 import type { CliIO } from "../io.js";
 
 interface McpConfigArgs {
@@ -26,7 +25,9 @@ export function mcpConfigCommand(io: CliIO) {
         .option("data-dir", { type: "string", describe: "The workspace's data folder (with --workspace; default as serve finds it)" })
         .option("name", { type: "string", default: "contextsmith", describe: "Name of the server in the agent's configuration" })
         .option("json", { type: "boolean", default: false, describe: "Print { client, title, where, text } objects" }),
-    handler: (args: McpConfigArgs) => {
+    handler: async (args: McpConfigArgs) => {
+      // The registry's module loads only here: other commands never pay for it at start-up.
+      const { resolveDataDir } = await import("../../workspace/registry.js");
       // This very script (the bundled CLI) run by this very Node: works from any directory and
       // without a global install.
       const serveArgs = args.workspace
