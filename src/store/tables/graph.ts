@@ -1,6 +1,6 @@
 import type { Database, RootDatabase } from "lmdb";
 import type { DefinedShape, FileLinks, StoredFileGraph } from "../types.js";
-import type { WriteScope } from "./scope.js";
+import { COMPRESSED, type WriteScope } from "./scope.js";
 
 /** Why a file is in the graph journal: its content changed, or something its resolution read did. */
 export type GraphJournalState = "changed" | "resolve";
@@ -35,12 +35,12 @@ export class GraphTables {
   readonly #meta: Database<Record<string, number>, string>;
 
   constructor(env: RootDatabase, private readonly scope: WriteScope) {
-    this.#graph = env.openDB("graph", {});
+    this.#graph = env.openDB("graph", COMPRESSED);
     this.#dependents = env.openDB("dependents", { keyEncoding: "ordered-binary" });
     this.#refs = env.openDB("refs", { keyEncoding: "ordered-binary" });
     this.#defs = env.openDB("defs", { keyEncoding: "ordered-binary" });
-    this.#defined = env.openDB("defined", {});
-    this.#links = env.openDB("links", {});
+    this.#defined = env.openDB("defined", COMPRESSED);
+    this.#links = env.openDB("links", COMPRESSED);
     this.#journal = env.openDB("graph-journal", {});
     this.#meta = env.openDB("graph-meta", {});
   }

@@ -1,6 +1,6 @@
 import type { Database, RootDatabase } from "lmdb";
 import type { CommitInfo, FileHistory } from "../../core/types.js";
-import type { WriteScope } from "./scope.js";
+import { COMPRESSED, type WriteScope } from "./scope.js";
 
 /** The history index, encoded (see `store/history-index.ts`). */
 export interface HistoryIndexData {
@@ -32,9 +32,9 @@ export class HistoryTables {
   readonly #index: Database<Buffer, string>;
 
   constructor(env: RootDatabase, private readonly scope: WriteScope) {
-    this.#files = env.openDB("history", {});
+    this.#files = env.openDB("history", COMPRESSED);
     this.#commits = env.openDB("commits", {});
-    this.#index = env.openDB("history-index", { encoding: "binary" });
+    this.#index = env.openDB("history-index", { encoding: "binary", ...COMPRESSED });
   }
 
   of(path: string): FileHistory | undefined {

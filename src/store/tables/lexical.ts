@@ -1,5 +1,5 @@
 import type { Database, RootDatabase } from "lmdb";
-import type { WriteScope } from "./scope.js";
+import { COMPRESSED, type WriteScope } from "./scope.js";
 
 /**
  * The three BM25 statistics of a lexical snapshot: over file bodies, over each file's symbol text
@@ -30,7 +30,7 @@ export class LexicalTables {
   readonly #ids: Database<string, number>;
 
   constructor(env: RootDatabase, private readonly scope: WriteScope) {
-    this.#snapshot = env.openDB("lexical", { encoding: "binary" });
+    this.#snapshot = env.openDB("lexical", { encoding: "binary", ...COMPRESSED });
     this.#journal = env.openDB("journal", {});
     this.#ids = env.openDB("paths", { keyEncoding: "uint32" });
   }

@@ -1,6 +1,6 @@
 import { asBinary, type Database, type RootDatabase } from "lmdb";
 import type { ApiRecord, ParsedFile, SymbolInfo, TermStats } from "../../core/types.js";
-import type { WriteScope } from "./scope.js";
+import { COMPRESSED, type WriteScope } from "./scope.js";
 
 /** What the parse stage stores per file (msgpack-encoded by the worker). */
 export interface ParseOutput {
@@ -23,10 +23,10 @@ export class ParseTables {
   readonly #api: Database<ApiRecord, string>;
 
   constructor(env: RootDatabase, private readonly scope: WriteScope) {
-    this.#parsed = env.openDB("parsed", {});
-    this.#symbols = env.openDB("symbols", {});
-    this.#terms = env.openDB("terms", {});
-    this.#api = env.openDB("api", {});
+    this.#parsed = env.openDB("parsed", COMPRESSED);
+    this.#symbols = env.openDB("symbols", COMPRESSED);
+    this.#terms = env.openDB("terms", COMPRESSED);
+    this.#api = env.openDB("api", COMPRESSED);
   }
 
   parsed(path: string): ParsedFile | undefined {

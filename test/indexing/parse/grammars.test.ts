@@ -69,3 +69,17 @@ describe("a parse that runs past its budget", () => {
     }
   });
 });
+
+describe("node objects", () => {
+  it("are not kept in node-tree-sitter's per-tree cache (a node read twice is two objects of one id)", () => {
+    // The binding still has the cache this turns off: an upgrade that drops it must say so here.
+    const Tree = (require("tree-sitter-core") as { Tree: { prototype: Record<string, unknown> } }).Tree;
+    expect(typeof Tree.prototype._cacheNode).toBe("function");
+    const root = new Grammars().get("python")!.parse("def f():\n    return g()\n");
+    const first = root.firstNamedChild!;
+    const again = root.firstNamedChild!;
+    expect(again === first).toBe(false);
+    expect(again.id).toBe(first.id);
+    expect(first.text).toBe("def f():\n    return g()");
+  });
+});
