@@ -29,17 +29,19 @@ const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 interface Sample {
   wallS: number;
+  /** User + system CPU seconds of the process and the children it waited for. */
+  cpuS: number | null;
   peakMB: number | null;
 }
 
 function timed(cmd: string, args: string[]): Sample {
-  const argv = gnuTime ? ["-f", "\n%e %M", cmd, ...args] : args;
+  const argv = gnuTime ? ["-f", "\n%e %M %U %S", cmd, ...args] : args;
   const t0 = performance.now();
   const r = spawnSync(gnuTime ?? cmd, argv, { cwd: repo, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const last = gnuTime ? r.stderr.trim().split("\n").pop()!.split(" ") : null;
-  return { wallS, peakMB: last ? Number(last[1]) / 1024 : null };
+  return { wallS, cpuS: last ? Number(last[2]) + Number(last[3]) : null, peakMB: last ? Number(last[1]) / 1024 : null };
 }
 
 function installPeer(): string {
@@ -105,14 +107,15 @@ const lines = [
   "",
   `Medians of ${runs} alternating runs (whole processes); ratio = median of the pairwise ours/peer ratios. Edited file: ${editPath.slice(repo.length + 1)}.`,
   "",
-  "| measure | ours | @optave/codegraph 3.11.2 | ratio | ours peak RSS | peer peak RSS |",
-  "|---|---|---|---|---|---|",
+  "| measure | ours | @optave/codegraph 3.11.2 | ratio | ours CPU | peer CPU | ours peak RSS | peer peak RSS |",
+  "|---|---|---|---|---|---|---|---|",
   ...results.map((r) => {
     const ratio = median(r.ours.map((o, i) => o.wallS / r.peer[i]!.wallS));
     const peak = (xs: Sample[]): string => (xs[0]?.peakMB == null ? "–" : `${Math.round(median(xs.map((x) => x.peakMB!)))} MB`);
-    return `| ${r.name} | ${f2(median(r.ours.map((x) => x.wallS)))} s | ${f2(median(r.peer.map((x) => x.wallS)))} s | ${f2(ratio)}× | ${peak(r.ours)} | ${peak(r.peer)} |`;
+    const cpu = (xs: Sample[]): string => (xs[0]?.cpuS == null ? "–" : `${f2(median(xs.map((x) => x.cpuS!)))} s`);
+    return `| ${r.name} | ${f2(median(r.ours.map((x) => x.wallS)))} s | ${f2(median(r.peer.map((x) => x.wallS)))} s | ${f2(ratio)}× | ${cpu(r.ours)} | ${cpu(r.peer)} | ${peak(r.ours)} | ${peak(r.peer)} |`;
   }),
-  `| index on disk | ${(du(ourDir) / 1e6).toFixed(1)} MB | ${(du(peerDb) / 1e6).toFixed(1)} MB | ${f2(du(ourDir) / du(peerDb))}× | | |`,
+  `| index on disk | ${(du(ourDir) / 1e6).toFixed(1)} MB | ${(du(peerDb) / 1e6).toFixed(1)} MB | ${f2(du(ourDir) / du(peerDb))}× | | | | |`,
   "",
 ];
 process.stdout.write(`${lines.join("\n")}\n`);

@@ -107,24 +107,14 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     const plan = await time("plan", () => planRun(walked.files, store!.allStats(), walked.unreadable));
     emit({ stage: "plan", toRead: plan.read.length, unchanged: plan.unchanged, removed: plan.remove.length });
 
-    // History runs beside parsing, in its own worker and its own transaction.
-    if (config.git && walked.git) history = startHistory(config, store);
-    history.catch(() => undefined); // observed below; never an unhandled rejection meanwhile
-
     // When this run will likely rewrite the lexical snapshot, build it as batches commit.
     let builder = snapshotIsDue(store, plan.read.length + plan.remove.length) ? new LexicalBuilder() : null;
     const counts = await time("parse", () => parseAndCommit(config, store!, pools, plan, builder, emit, options.signal));
-    let git: GitResult | null = null;
-    try {
-      git = await history;
-    } catch (error) {
-      warnings.push(`git history not updated: ${ContextSmithError.from(error, "GIT_FAILED").message}`);
-    }
-    if (git) {
-      timings.git = git.ms;
-      emit({ stage: "git", commits: git.commitsRead });
-    }
-
+    // History runs in its own worker and its own transaction, beside the lexical snapshot and the
+    // graph stage: those keep one thread busy, so on two cores the other is free, where beside the
+    // parse threads git and its worker only took turns with them.
+    if (config.git && walked.git) history = startHistory(config, store);
+    history.catch(() => undefined); // observed below; never an unhandled rejection meanwhile
     // Also repairs a snapshot that a killed run left behind its journal.
     const snapshot = snapshotIsDue(store);
     if (snapshot) {
@@ -144,6 +134,17 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
       emit({ stage: "graph", message: "resolving calls and imports" });
       graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
     }
+    let git: GitResult | null = null;
+    try {
+      git = await history;
+    } catch (error) {
+      warnings.push(`git history not updated: ${ContextSmithError.from(error, "GIT_FAILED").message}`);
+    }
+    if (git) {
+      timings.git = git.ms;
+      emit({ stage: "git", commits: git.commitsRead });
+    }
+
     // Last: the slowest stage, and everything else is already committed and queryable meanwhile.
     const semantic = await time("embed", () => embedStage(config, store!, embedder, emit, options.signal));
     const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;

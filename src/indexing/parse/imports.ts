@@ -186,8 +186,10 @@ function includeDirective(node: TSNode, line: number): ImportInfo[] {
 
 /** `using A.B;`, `using static A.B.C;` (the type's members: `*`), `using X = A.B;` (alias `X`); `global` or not. */
 function csharpUsing(node: TSNode, line: number): ImportInfo[] {
-  const alias = node.childForFieldName("name")?.text ?? "";
-  const target = node.namedChildren.find((c) => c !== node.childForFieldName("name") && (c.type === "qualified_name" || c.type === "identifier" || c.type === "generic_name"));
+  const aliasNode = node.childForFieldName("name");
+  const alias = aliasNode?.text ?? "";
+  // Nodes are compared by id: each read of a node is a new object (grammars.ts, withoutNodeCache).
+  const target = node.namedChildren.find((c) => c.id !== aliasNode?.id && (c.type === "qualified_name" || c.type === "identifier" || c.type === "generic_name"));
   if (!target) return [];
   const module = target.text.replace(/\s+/g, "").replace(/^global::/, "");
   const isStatic = /^\s*(?:global\s+)?using\s+static\b/.test(node.text);
@@ -285,7 +287,7 @@ function kotlinImport(node: TSNode, line: number): ImportInfo[] {
   if (!path) return [];
   const full = path.text.replace(/\s+/g, "");
   if (node.text.trimEnd().endsWith("*")) return [imp(full, [{ name: "*", alias: "" }], "", "import", line)];
-  const alias = node.namedChildren.find((c) => c !== path && c.type === "identifier")?.text ?? "";
+  const alias = node.namedChildren.find((c) => c.id !== path.id && c.type === "identifier")?.text ?? "";
   const dot = full.lastIndexOf(".");
   return [imp(dot < 0 ? "" : full.slice(0, dot), [{ name: full.slice(dot + 1), alias }], "", "import", line)];
 }
