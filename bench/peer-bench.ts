@@ -13,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "../src/bench/summary.js";
 import { benchArgs } from "./args.js";
@@ -61,6 +61,14 @@ const peerDb = join(peerDir, "db", `${basename(repo)}.db`);
 mkdirSync(dirname(peerDb), { recursive: true });
 const peer = (): Sample => timed(peerBin, ["build", ".", "--db", peerDb]);
 const ourDir = join(repo, ".contextsmith");
+// The peer writes `.codegraph/changes.journal` into the tree on every build. Untracked and not
+// ignored, it would be a changed file for our next run (a parse, a graph update) that no user's
+// no-change run has: git is told to ignore it, as our index folder ignores itself.
+const exclude = resolve(repo, spawnSync("git", ["rev-parse", "--git-path", "info/exclude"], { cwd: repo, encoding: "utf8" }).stdout.trim());
+if (!existsSync(exclude) || !readFileSync(exclude, "utf8").split("\n").includes(".codegraph/")) {
+  mkdirSync(dirname(exclude), { recursive: true });
+  appendFileSync(exclude, "\n.codegraph/\n");
+}
 
 // The file edited: the largest tracked source file (a real edit: one appended comment line).
 const tracked = spawnSync("git", ["ls-files", "-z", "--", "*.py", "*.ts", "*.js", "*.go", "*.rs", "*.java"], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 30 })

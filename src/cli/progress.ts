@@ -58,6 +58,7 @@ export function progressRenderer(mode: ProgressMode, stream: NodeJS.WriteStream 
           break;
         case "lexical":
         case "graph":
+        case "history":
           draw(e.message, true);
           break;
         case "done":

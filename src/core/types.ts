@@ -261,6 +261,8 @@ export type ProgressEvent =
   | { stage: "plan"; toRead: number; unchanged: number; removed: number }
   | { stage: "parse"; done: number; total: number; batch: number }
   | { stage: "git"; commits: number }
+  /** Waiting for the git history, which runs beside the graph stage, to finish. */
+  | { stage: "history"; message: string }
   | { stage: "lexical"; message: string }
   | { stage: "graph"; message: string }
   /** Files of the graph journal resolved so far. */

@@ -176,6 +176,7 @@ export function describe(event: JobEvent): JobView["progress"] {
       return { stage: "embed", message: `embedded ${event.done}/${event.total} files`, done: event.done, total: event.total };
     case "graph":
     case "lexical":
+    case "history":
     case "lock":
       return { stage: event.stage, message: event.message };
     case "download":

@@ -19,8 +19,8 @@ import { PROTOCOL_VERSION, type GitResult, type GitTask, type ParseResult, type 
 import { walk } from "./walk.js";
 
 /**
- * The indexing orchestrator: lock -> walk -> plan -> (parse pool ‖ git-log worker) -> lexical
- * snapshot. It only sequences stages; each stage lives in its own module.
+ * The indexing orchestrator: lock -> walk -> plan -> parse pool -> (lexical snapshot -> graph ‖
+ * git-log worker) -> embed. It only sequences stages; each stage lives in its own module.
  *
  * Crash safety: every parse batch is committed in one LMDB transaction together with the
  * file records it produced, so a run killed at any point leaves only fully indexed files behind,
@@ -92,7 +92,7 @@ interface LockedRun {
   started: number;
 }
 
-/** The run itself, with the write lock held: open, walk, plan, parse, history, lexical, graph, embed. */
+/** The run itself, with the write lock held: open, walk, plan, parse, then lexical and graph beside history, then embed. */
 async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Promise<IndexStats> {
   const { config, embedder, pools, options, emit, time, timings, started } = run;
   let store: IndexStore | undefined;
@@ -113,7 +113,14 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     // History runs in its own worker and its own transaction, beside the lexical snapshot and the
     // graph stage: those keep one thread busy, so on two cores the other is free, where beside the
     // parse threads git and its worker only took turns with them.
-    if (config.git && walked.git) history = startHistory(config, store);
+    // (A cancelled parse threw above: a cancelled run never starts the worker, which cannot be stopped.)
+    let historyDone = true;
+    if (config.git && walked.git) {
+      historyDone = false;
+      history = startHistory(config, store).finally(() => {
+        historyDone = true;
+      });
+    }
     history.catch(() => undefined); // observed below; never an unhandled rejection meanwhile
     // Also repairs a snapshot that a killed run left behind its journal.
     const snapshot = snapshotIsDue(store);
@@ -135,6 +142,7 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
       graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
     }
     let git: GitResult | null = null;
+    if (!historyDone) emit({ stage: "history", message: "reading git history" });
     try {
       git = await history;
     } catch (error) {

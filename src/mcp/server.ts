@@ -158,6 +158,7 @@ function progressLine(event: ProgressEvent): string | null {
       return event.done === event.total ? `resolved calls and imports of ${event.total} files` : null;
     case "graph":
     case "lexical":
+    case "history":
     case "lock":
       return event.message;
     case "embed":

@@ -74,7 +74,7 @@ export function formatIndexSummary(stats: IndexStats): string {
     .map(([r, n]) => `${r} ${formatCount(n)}`)
     .join(", ");
   const t = stats.totals;
-  const order = ["walk", "plan", "parse", "git", "graph", "lexical", "embed"];
+  const order = ["walk", "plan", "parse", "lexical", "graph", "git", "embed"];
   const timings = order
     .filter((k) => stats.timings[k] !== undefined)
     .map((k) => `${k} ${formatMs(stats.timings[k]!)}`)

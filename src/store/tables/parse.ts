@@ -25,8 +25,8 @@ export class ParseTables {
   constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#parsed = env.openDB("parsed", COMPRESSED);
     this.#symbols = env.openDB("symbols", COMPRESSED);
-    this.#terms = env.openDB("terms", COMPRESSED);
-    this.#api = env.openDB("api", COMPRESSED);
+    this.#terms = env.openDB("terms", {});
+    this.#api = env.openDB("api", {});
   }
 
   parsed(path: string): ParsedFile | undefined {
