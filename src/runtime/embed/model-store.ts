@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -20,10 +20,19 @@ export interface ModelStoreOptions {
   signal?: AbortSignal;
   /** How long the hub may take to answer a request, not to send the file (default 30 s). */
   connectTimeoutMs?: number;
+  /** How long a hub that could not be reached is not asked again (default an hour). */
+  retryAfterMs?: number;
 }
 
 const COMPLETE = ".complete";
 const CONNECT_TIMEOUT_MS = 30_000;
+/**
+ * Left in the model's folder when the hub could not be reached (no network, a DNS failure, no
+ * answer in time): every index run and every query's refresh looks the model up, and on a machine
+ * without network each would otherwise wait for the network again (a black-holed one, 30 s).
+ */
+const UNREACHABLE = ".unreachable";
+const RETRY_AFTER_MS = 60 * 60 * 1000;
 
 /** Files of a model repository, in download order: what must be there, and what may be. */
 function filesToFetch(quantized: boolean): Array<{ any: string[]; required: boolean }> {
@@ -67,6 +76,8 @@ export async function locateModel(model: string, options: ModelStoreOptions): Pr
       `The model ${model} is not in the cache (${dir}) and offline mode is on. Copy the folder from a machine that has it, or set CTXSMITH_EMBED_MODEL to a local model folder.`,
     );
   }
+  const unreachable = recentlyUnreachable(dir, options.retryAfterMs ?? RETRY_AFTER_MS);
+  if (unreachable) throw new ContextSmithError("IO_ERROR", unreachable);
   mkdirSync(dir, { recursive: true });
   // Two processes wanting the same model: one downloads, the other waits and finds it complete.
   const lock = await acquireWriteLock(dir, { wait: true, signal: options.signal });
@@ -85,6 +96,7 @@ export async function locateModel(model: string, options: ModelStoreOptions): Pr
       else if (required) throw new ContextSmithError("NOT_FOUND", `The model ${model} on ${options.hubEndpoint} has none of ${any.join(", ")}: it needs an ONNX export and a BERT tokenizer.`);
     }
     writeFileSync(join(dir, COMPLETE), `${JSON.stringify({ model, files: fetched, at: new Date().toISOString() })}\n`);
+    rmSync(join(dir, UNREACHABLE), { force: true });
     return dir;
   } finally {
     lock.release();
@@ -122,7 +134,10 @@ async function downloadFile(model: string, file: string, target: string, options
       expected = { sha256: expected.sha256 ?? more.sha256, size: expected.size ?? more.size };
     }
   } catch (error) {
-    throw new ContextSmithError("IO_ERROR", `Cannot download ${url}: ${causeOf(error)}. Offline? Set CTXSMITH_OFFLINE=1 and copy the model into ${dirname(target)}.`);
+    const failure = `Cannot download ${url}: ${causeOf(error)}. Offline? Set CTXSMITH_OFFLINE=1 and copy the model into ${modelCacheDir(options.cacheDir, model)}.`;
+    // A cancelled run says nothing of the network.
+    if (!options.signal?.aborted) writeFileSync(join(modelCacheDir(options.cacheDir, model), UNREACHABLE), `${JSON.stringify({ at: Date.now(), failure })}\n`);
+    throw new ContextSmithError("IO_ERROR", failure);
   } finally {
     clearTimeout(timer);
   }
@@ -195,4 +210,18 @@ function sha256File(path: string): Promise<string> {
 function causeOf(error: unknown): string {
   const e = error as Error & { cause?: { code?: string; message?: string } };
   return e.cause?.code ?? e.cause?.message ?? e.message;
+}
+
+/** Why the hub was not reached less than `retryAfterMs` ago, and when it is asked again; null otherwise. */
+function recentlyUnreachable(dir: string, retryAfterMs: number): string | null {
+  const marker = join(dir, UNREACHABLE);
+  let last: { at: number; failure: string };
+  try {
+    last = JSON.parse(readFileSync(marker, "utf8")) as { at: number; failure: string };
+  } catch {
+    return null; // none, or unreadable: try the hub
+  }
+  const left = last.at + retryAfterMs - Date.now();
+  if (!(left > 0) || typeof last.failure !== "string") return null;
+  return `${last.failure} Not asked again for ${Math.ceil(left / 60_000)} min: delete ${marker} to try now.`;
 }

@@ -163,6 +163,30 @@ describe("model download from the hub (local stand-in)", () => {
     }
   });
 
+  it("a hub that cannot be reached is not asked again for a while; a later download clears that", async () => {
+    fresh();
+    const refusing = createServer((_req, res) => res.socket?.destroy()); // drops every connection
+    await new Promise<void>((r) => refusing.listen(0, "127.0.0.1", r));
+    let connections = 0;
+    refusing.on("connection", () => connections++);
+    try {
+      const hubEndpoint = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+      await expect(locateModel(repo, { ...options(), hubEndpoint })).rejects.toThrow(/^Cannot download /);
+      const tried = connections;
+      expect(tried).toBeGreaterThan(0);
+      expect(existsSync(join(modelCacheDir(cacheDir, repo), ".unreachable"))).toBe(true);
+      // The next run answers at once with the same reason, and says when and how to try again.
+      await expect(locateModel(repo, { ...options(), hubEndpoint })).rejects.toThrow(/^Cannot download .* Not asked again for 60 min: delete .*\.unreachable to try now\.$/);
+      expect(connections).toBe(tried);
+      // Past the wait (here none), the hub is asked again: a working one brings the model.
+      await expect(locateModel(repo, { ...options(), retryAfterMs: 0 })).resolves.toBe(modelCacheDir(cacheDir, repo));
+      expect(existsSync(join(modelCacheDir(cacheDir, repo), ".unreachable"))).toBe(false);
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise<void>((r) => refusing.close(() => r()));
+    }
+  });
+
   it("a repository without an ONNX export is a clear error; a folder path is used as it is", async () => {
     fresh();
     await expect(locateModel("test-org/no-such-model", options())).rejects.toThrow(/has none of .*tokenizer\.json/);
