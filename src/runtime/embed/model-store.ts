@@ -136,7 +136,7 @@ async function downloadFile(model: string, file: string, target: string, options
   } catch (error) {
     const failure = `Cannot download ${url}: ${causeOf(error)}. Offline? Set CTXSMITH_OFFLINE=1 and copy the model into ${modelCacheDir(options.cacheDir, model)}.`;
     // A cancelled run says nothing of the network.
-    if (!options.signal?.aborted) writeFileSync(join(modelCacheDir(options.cacheDir, model), UNREACHABLE), `${JSON.stringify({ at: Date.now(), failure })}\n`);
+    if (!options.signal?.aborted) rememberUnreachable(modelCacheDir(options.cacheDir, model), failure);
     throw new ContextSmithError("IO_ERROR", failure);
   } finally {
     clearTimeout(timer);
@@ -224,4 +224,12 @@ function recentlyUnreachable(dir: string, retryAfterMs: number): string | null {
   const left = last.at + retryAfterMs - Date.now();
   if (!(left > 0) || typeof last.failure !== "string") return null;
   return `${last.failure} Not asked again for ${Math.ceil(left / 60_000)} min: delete ${marker} to try now.`;
+}
+
+function rememberUnreachable(dir: string, failure: string): void {
+  try {
+    writeFileSync(join(dir, UNREACHABLE), `${JSON.stringify({ at: Date.now(), failure })}\n`);
+  } catch {
+    // A cache folder that cannot be written: the next run asks the hub again.
+  }
 }
