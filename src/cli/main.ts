@@ -19,6 +19,22 @@ import { modelsCommand, unloadCommand } from "./commands/models-command.js";
 import { apiRuleCommand, groupCommand, relationCommand, repoCommand } from "./commands/workspace-commands.js";
 import { processIO } from "./io.js";
 
+/** The part of yargs's internals that {@link withoutHelpCache} changes (not in its typings). */
+interface YargsInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+}
+
+/**
+ * yargs renders the whole help text of a command each time it runs one (20–25 ms here, on the
+ * event loop beside the command's own work), only to keep it for its default failure output. This
+ * CLI's `fail` never prints help (`--help` renders it afresh), so the rendering is skipped.
+ */
+function withoutHelpCache<T>(cli: T): T {
+  const usage = (cli as YargsInternals).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === "function") usage.cacheHelpMessage = () => undefined;
+  return cli;
+}
+
 /** Runs the CLI with `argv`; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const abort = new AbortController();
@@ -28,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   const io = processIO(abort.signal);
   const json = argv.includes("--json");
   try {
-    await yargs(stdinDashes(argv))
+    await withoutHelpCache(yargs(stdinDashes(argv)))
       .scriptName("ctxsmith")
       .usage("$0 <command> [options]\n\nThe local context engine for coding agents.")
       .command(indexCommand(io))
