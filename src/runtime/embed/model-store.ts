@@ -20,7 +20,7 @@ export interface ModelStoreOptions {
   signal?: AbortSignal;
   /** How long the hub may take to answer a request, not to send the file (default 30 s). */
   connectTimeoutMs?: number;
-  /** How long a hub that could not be reached is not asked again (default an hour). */
+  /** How long a hub that could not be reached is not asked again (default 15 minutes). */
   retryAfterMs?: number;
 }
 
@@ -29,10 +29,11 @@ const CONNECT_TIMEOUT_MS = 30_000;
 /**
  * Left in the model's folder when the hub could not be reached (no network, a DNS failure, no
  * answer in time): every index run and every query's refresh looks the model up, and on a machine
- * without network each would otherwise wait for the network again (a black-holed one, 30 s).
+ * without network each would otherwise wait for the network again (a black-holed one, 30 s). It
+ * names the hub it is about: another endpoint (a mirror set after the failure) is asked at once.
  */
 const UNREACHABLE = ".unreachable";
-const RETRY_AFTER_MS = 60 * 60 * 1000;
+const RETRY_AFTER_MS = 15 * 60 * 1000;
 
 /** Files of a model repository, in download order: what must be there, and what may be. */
 function filesToFetch(quantized: boolean): Array<{ any: string[]; required: boolean }> {
@@ -76,8 +77,6 @@ export async function locateModel(model: string, options: ModelStoreOptions): Pr
       `The model ${model} is not in the cache (${dir}) and offline mode is on. Copy the folder from a machine that has it, or set CTXSMITH_EMBED_MODEL to a local model folder.`,
     );
   }
-  const unreachable = recentlyUnreachable(dir, options.retryAfterMs ?? RETRY_AFTER_MS);
-  if (unreachable) throw new ContextSmithError("IO_ERROR", unreachable);
   mkdirSync(dir, { recursive: true });
   // Two processes wanting the same model: one downloads, the other waits and finds it complete.
   const lock = await acquireWriteLock(dir, { wait: true, signal: options.signal });
@@ -109,6 +108,9 @@ export async function locateModel(model: string, options: ModelStoreOptions): Pr
  */
 async function downloadFile(model: string, file: string, target: string, options: ModelStoreOptions): Promise<boolean> {
   if (existsSync(target)) return true;
+  // Only a file still to fetch asks the network, so only it is held back by a recent failure.
+  const unreachable = recentlyUnreachable(modelCacheDir(options.cacheDir, model), options.hubEndpoint, options.retryAfterMs ?? RETRY_AFTER_MS);
+  if (unreachable) throw new ContextSmithError("IO_ERROR", unreachable);
   mkdirSync(dirname(target), { recursive: true });
   const part = `${target}.part`;
   const url = `${options.hubEndpoint}/${model}/resolve/main/${file}`;
@@ -135,8 +137,8 @@ async function downloadFile(model: string, file: string, target: string, options
     }
   } catch (error) {
     const failure = `Cannot download ${url}: ${causeOf(error)}. Offline? Set CTXSMITH_OFFLINE=1 and copy the model into ${modelCacheDir(options.cacheDir, model)}.`;
-    // A cancelled run says nothing of the network.
-    if (!options.signal?.aborted) rememberUnreachable(modelCacheDir(options.cacheDir, model), failure);
+    // A cancelled run says nothing of the network, nor does an endpoint that is no URL.
+    if (!options.signal?.aborted && causeOf(error) !== "ERR_INVALID_URL") rememberUnreachable(modelCacheDir(options.cacheDir, model), options.hubEndpoint, failure);
     throw new ContextSmithError("IO_ERROR", failure);
   } finally {
     clearTimeout(timer);
@@ -212,23 +214,28 @@ function causeOf(error: unknown): string {
   return e.cause?.code ?? e.cause?.message ?? e.message;
 }
 
-/** Why the hub was not reached less than `retryAfterMs` ago, and when it is asked again; null otherwise. */
-function recentlyUnreachable(dir: string, retryAfterMs: number): string | null {
+/**
+ * Why `hub` was not reached less than `retryAfterMs` ago, and when it is asked again; null when it
+ * was not, or the marker is of another hub, unreadable, or from the future (a clock set back).
+ */
+function recentlyUnreachable(dir: string, hub: string, retryAfterMs: number): string | null {
   const marker = join(dir, UNREACHABLE);
-  let last: { at: number; failure: string };
+  let last: unknown;
   try {
-    last = JSON.parse(readFileSync(marker, "utf8")) as { at: number; failure: string };
+    last = JSON.parse(readFileSync(marker, "utf8"));
   } catch {
     return null; // none, or unreadable: try the hub
   }
-  const left = last.at + retryAfterMs - Date.now();
-  if (!(left > 0) || typeof last.failure !== "string") return null;
-  return `${last.failure} Not asked again for ${Math.ceil(left / 60_000)} min: delete ${marker} to try now.`;
+  const { at, failure, endpoint } = (last ?? {}) as { at?: unknown; failure?: unknown; endpoint?: unknown };
+  if (typeof at !== "number" || typeof failure !== "string" || endpoint !== hub) return null;
+  const left = at + retryAfterMs - Date.now();
+  if (!(left > 0) || left > retryAfterMs) return null;
+  return `${failure} Not asked again for ${Math.ceil(left / 60_000)} min: delete ${marker} to try now.`;
 }
 
-function rememberUnreachable(dir: string, failure: string): void {
+function rememberUnreachable(dir: string, hub: string, failure: string): void {
   try {
-    writeFileSync(join(dir, UNREACHABLE), `${JSON.stringify({ at: Date.now(), failure })}\n`);
+    writeFileSync(join(dir, UNREACHABLE), `${JSON.stringify({ at: Date.now(), endpoint: hub, failure })}\n`);
   } catch {
     // A cache folder that cannot be written: the next run asks the hub again.
   }

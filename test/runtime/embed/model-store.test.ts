@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -163,24 +163,30 @@ describe("model download from the hub (local stand-in)", () => {
     }
   });
 
-  it("a hub that cannot be reached is not asked again for a while; a later download clears that", async () => {
+  it("a hub that cannot be reached is not asked again for a while; another hub is, and a download clears that", async () => {
     fresh();
     const refusing = createServer((_req, res) => res.socket?.destroy()); // drops every connection
     await new Promise<void>((r) => refusing.listen(0, "127.0.0.1", r));
     let connections = 0;
     refusing.on("connection", () => connections++);
+    const marker = join(modelCacheDir(cacheDir, repo), ".unreachable");
     try {
       const hubEndpoint = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
       await expect(locateModel(repo, { ...options(), hubEndpoint })).rejects.toThrow(/^Cannot download /);
       const tried = connections;
       expect(tried).toBeGreaterThan(0);
-      expect(existsSync(join(modelCacheDir(cacheDir, repo), ".unreachable"))).toBe(true);
+      expect(existsSync(marker)).toBe(true);
       // The next run answers at once with the same reason, and says when and how to try again.
-      await expect(locateModel(repo, { ...options(), hubEndpoint })).rejects.toThrow(/^Cannot download .* Not asked again for 60 min: delete .*\.unreachable to try now\.$/);
+      await expect(locateModel(repo, { ...options(), hubEndpoint })).rejects.toThrow(/^Cannot download .* Not asked again for 15 min: delete .*\.unreachable to try now\.$/);
       expect(connections).toBe(tried);
-      // Past the wait (here none), the hub is asked again: a working one brings the model.
-      await expect(locateModel(repo, { ...options(), retryAfterMs: 0 })).resolves.toBe(modelCacheDir(cacheDir, repo));
-      expect(existsSync(join(modelCacheDir(cacheDir, repo), ".unreachable"))).toBe(false);
+      // A marker dated in the future (a clock set back) holds nothing back.
+      const saved = JSON.parse(readFileSync(marker, "utf8")) as { at: number };
+      writeFileSync(marker, JSON.stringify({ ...saved, at: Date.now() + 24 * 3600_000 }));
+      await expect(locateModel(repo, { ...options(), hubEndpoint })).rejects.toThrow(/^Cannot download .*\.$/);
+      expect(connections).toBeGreaterThan(tried);
+      // Another hub (a mirror set after the failure) is asked at once and brings the model.
+      await expect(locateModel(repo, options())).resolves.toBe(modelCacheDir(cacheDir, repo));
+      expect(existsSync(marker)).toBe(false);
     } finally {
       refusing.closeAllConnections();
       await new Promise<void>((r) => refusing.close(() => r()));
