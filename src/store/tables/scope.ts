@@ -35,6 +35,9 @@ export function writeScope(writing: () => boolean, updateMeta: (change: (meta: S
  * tables (28 MB of values) takes 15 ms more. A table must always be opened with the same setting
  * (the schema version guards old indexes); tables of small values stay plain, where compression
  * saves nothing. No dictionary: lmdb-js's default one is a file of its package, which an upgrade
- * could change under an existing index (and it gains 1% on values this large).
+ * could change under an existing index (and it gains 1% on values this large). lmdb-js replaces
+ * this object's `compression` with its compressor on the first open, which every table of the
+ * thread then shares, as its own default compressor is shared: it compresses inside a write
+ * transaction (one at a time) and decompresses on synchronous reads only.
  */
 export const COMPRESSED = { compression: { dictionary: Buffer.alloc(0) } } as const;
