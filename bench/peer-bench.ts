@@ -11,7 +11,7 @@
  * wall time is reported.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,7 +74,8 @@ if (!existsSync(exclude) || !readFileSync(exclude, "utf8").split("\n").includes(
 const tracked = spawnSync("git", ["ls-files", "-z", "--", "*.py", "*.ts", "*.js", "*.go", "*.rs", "*.java"], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 30 })
   .stdout.split("\0")
   .filter((p) => p !== "");
-const editPath = join(repo, tracked.sort((a, b) => readFileSync(join(repo, b)).length - readFileSync(join(repo, a)).length)[0]!);
+const sizes = new Map(tracked.map((p) => [p, statSync(join(repo, p)).size]));
+const editPath = join(repo, tracked.reduce((a, b) => (sizes.get(b)! > sizes.get(a)! ? b : a)));
 const original = readFileSync(editPath);
 const comment = editPath.endsWith(".py") ? "#" : "//";
 

@@ -108,8 +108,9 @@ export async function locateModel(model: string, options: ModelStoreOptions): Pr
  */
 async function downloadFile(model: string, file: string, target: string, options: ModelStoreOptions): Promise<boolean> {
   if (existsSync(target)) return true;
+  const dir = modelCacheDir(options.cacheDir, model);
   // Only a file still to fetch asks the network, so only it is held back by a recent failure.
-  const unreachable = recentlyUnreachable(modelCacheDir(options.cacheDir, model), options.hubEndpoint, options.retryAfterMs ?? RETRY_AFTER_MS);
+  const unreachable = recentlyUnreachable(dir, options.hubEndpoint, options.retryAfterMs ?? RETRY_AFTER_MS);
   if (unreachable) throw new ContextSmithError("IO_ERROR", unreachable);
   mkdirSync(dirname(target), { recursive: true });
   const part = `${target}.part`;
@@ -136,9 +137,10 @@ async function downloadFile(model: string, file: string, target: string, options
       expected = { sha256: expected.sha256 ?? more.sha256, size: expected.size ?? more.size };
     }
   } catch (error) {
-    const failure = `Cannot download ${url}: ${causeOf(error)}. Offline? Set CTXSMITH_OFFLINE=1 and copy the model into ${modelCacheDir(options.cacheDir, model)}.`;
+    const cause = causeOf(error);
+    const failure = `Cannot download ${url}: ${cause}. Offline? Set CTXSMITH_OFFLINE=1 and copy the model into ${dir}.`;
     // A cancelled run says nothing of the network, nor does an endpoint that is no URL.
-    if (!options.signal?.aborted && causeOf(error) !== "ERR_INVALID_URL") rememberUnreachable(modelCacheDir(options.cacheDir, model), options.hubEndpoint, failure);
+    if (!options.signal?.aborted && cause !== "ERR_INVALID_URL") rememberUnreachable(dir, options.hubEndpoint, failure);
     throw new ContextSmithError("IO_ERROR", failure);
   } finally {
     clearTimeout(timer);
