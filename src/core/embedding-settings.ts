@@ -2,8 +2,22 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ContextSmithError } from "./errors.js";
 
-/** Who makes the vectors: a local ONNX model, an Ollama server, or an OpenAI-compatible one. */
-export type EmbedProvider = "local" | "ollama" | "openai";
+/**
+ * Who makes the vectors: a local ONNX model, an Ollama server, an OpenAI-compatible one, or one of
+ * the hosted APIs of Google (Gemini) and Voyage AI.
+ */
+export type EmbedProvider = "local" | "ollama" | "openai" | "gemini" | "voyage";
+
+const PROVIDERS: readonly (EmbedProvider | "none")[] = ["local", "ollama", "openai", "gemini", "voyage", "none"];
+
+/** What a provider is reached at and called with when the settings do not say. */
+const PROVIDER_DEFAULTS: Record<Exclude<EmbedProvider, "local">, { endpoint: string; model: string | null; keyVariables: readonly string[]; dimensions: number | null }> = {
+  ollama: { endpoint: "http://127.0.0.1:11434", model: null, keyVariables: [], dimensions: null },
+  openai: { endpoint: "https://api.openai.com", model: null, keyVariables: ["OPENAI_API_KEY"], dimensions: null },
+  // 3,072 dimensions by default: four times the memory and disk of 768 for little retrieval gain (Google recommends 768, 1,536 or 3,072).
+  gemini: { endpoint: "https://generativelanguage.googleapis.com", model: "gemini-embedding-001", keyVariables: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], dimensions: 768 },
+  voyage: { endpoint: "https://api.voyageai.com", model: "voyage-code-3", keyVariables: ["VOYAGE_API_KEY"], dimensions: null },
+};
 
 /** How long a loaded model stays resident after its last use: milliseconds, or for the process's life. */
 export type KeepAlive = number | "always";
@@ -14,9 +28,11 @@ export interface EmbeddingSettings {
   readonly provider: EmbedProvider | "none";
   /** A Hugging Face model id or a local folder (local), or the provider's model name. */
   readonly model: string;
-  /** Base URL of an Ollama or OpenAI-compatible server. */
+  /** Base URL of a remote provider's server. */
   readonly endpoint: string | null;
   readonly apiKey: string | null;
+  /** The vector size asked of a remote provider that can shorten its vectors; null: the model's own. */
+  readonly dimensions: number | null;
   /** Cache folder: downloaded models (`models/`) and the vector cache (`vectors.lmdb`). */
   readonly cacheDir: string;
   /** Never touch the network (HF_HUB_OFFLINE / CTXSMITH_OFFLINE). */
@@ -38,10 +54,12 @@ const DEFAULT_KEEP_ALIVE_MS = 30_000;
 /**
  * The embedding settings from explicit options over the environment:
  *
- * - `CTXSMITH_EMBED_PROVIDER` `local` (default) | `ollama` | `openai` | `none`
+ * - `CTXSMITH_EMBED_PROVIDER` `local` (default) | `ollama` | `openai` | `gemini` | `voyage` | `none`
  * - `CTXSMITH_EMBED_MODEL` a Hugging Face id or a local folder (default BAAI/bge-small-en-v1.5),
- *   or the server's model name for `ollama`/`openai`
- * - `CTXSMITH_EMBED_URL` the server (default http://127.0.0.1:11434 for Ollama), `CTXSMITH_EMBED_API_KEY`
+ *   or the server's model name (Gemini: gemini-embedding-001, Voyage: voyage-code-3 by default)
+ * - `CTXSMITH_EMBED_URL` the server (defaults in PROVIDER_DEFAULTS), `CTXSMITH_EMBED_API_KEY` (or the
+ *   provider's own variable: OPENAI_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY, VOYAGE_API_KEY)
+ * - `CTXSMITH_EMBED_DIMENSIONS` the vector size asked of a remote provider (Gemini: 768 by default)
  * - `CTXSMITH_CACHE_DIR` (default `$XDG_CACHE_HOME/contextsmith` or `~/.cache/contextsmith`)
  * - `HF_HUB_OFFLINE=1` or `CTXSMITH_OFFLINE=1`; `HF_ENDPOINT`
  * - `CTXSMITH_KEEP_ALIVE` `30s` (default), `0`, `5m`, `always`; `CTXSMITH_EMBED_QUANTIZED=1`
@@ -49,14 +67,22 @@ const DEFAULT_KEEP_ALIVE_MS = 30_000;
  */
 export function resolveEmbeddingSettings(overrides: Partial<EmbeddingSettings> = {}, env: NodeJS.ProcessEnv = process.env): EmbeddingSettings {
   const provider = overrides.provider ?? parseProvider(env.CTXSMITH_EMBED_PROVIDER);
-  const model = overrides.model ?? nonEmpty(env.CTXSMITH_EMBED_MODEL) ?? (provider === "local" || provider === "none" ? DEFAULT_EMBED_MODEL : "");
+  const remote = provider === "local" || provider === "none" ? null : PROVIDER_DEFAULTS[provider];
+  const model = overrides.model ?? nonEmpty(env.CTXSMITH_EMBED_MODEL) ?? (remote ? remote.model ?? "" : DEFAULT_EMBED_MODEL);
   if (model === "") throw new ContextSmithError("INVALID_ARGUMENT", `Set CTXSMITH_EMBED_MODEL to the ${provider} model to use (e.g. nomic-embed-text).`);
   const cacheDir = overrides.cacheDir ?? resolve(nonEmpty(env.CTXSMITH_CACHE_DIR) ?? join(nonEmpty(env.XDG_CACHE_HOME) ?? join(homedir(), ".cache"), "contextsmith"));
+  const endpoint = overrides.endpoint ?? nonEmpty(env.CTXSMITH_EMBED_URL) ?? remote?.endpoint ?? null;
+  const apiKey = overrides.apiKey ?? [env.CTXSMITH_EMBED_API_KEY, ...(remote?.keyVariables.map((name) => env[name]) ?? [])].map(nonEmpty).find((key) => key !== undefined) ?? null;
+  // The hosted APIs refuse every request without a key: say so before any work is done (a stand-in server at another URL may need none).
+  if (remote && remote.keyVariables.length > 0 && apiKey === null && endpoint === remote.endpoint) {
+    throw new ContextSmithError("INVALID_ARGUMENT", `The ${provider} embedding provider needs an API key: set ${remote.keyVariables.join(" or ")} (or CTXSMITH_EMBED_API_KEY).`);
+  }
   return Object.freeze({
     provider,
     model,
-    endpoint: overrides.endpoint ?? nonEmpty(env.CTXSMITH_EMBED_URL) ?? (provider === "ollama" ? "http://127.0.0.1:11434" : provider === "openai" ? "https://api.openai.com" : null),
-    apiKey: overrides.apiKey ?? nonEmpty(env.CTXSMITH_EMBED_API_KEY) ?? (provider === "openai" ? nonEmpty(env.OPENAI_API_KEY) : undefined) ?? null,
+    endpoint,
+    apiKey,
+    dimensions: overrides.dimensions ?? parseDimensions(env.CTXSMITH_EMBED_DIMENSIONS) ?? remote?.dimensions ?? null,
     cacheDir,
     offline: overrides.offline ?? (truthy(env.HF_HUB_OFFLINE) || truthy(env.CTXSMITH_OFFLINE)),
     hubEndpoint: (overrides.hubEndpoint ?? nonEmpty(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, ""),
@@ -78,8 +104,17 @@ export function parseKeepAlive(value: string): KeepAlive {
 
 function parseProvider(value: string | undefined): EmbedProvider | "none" {
   const text = (value ?? "local").trim().toLowerCase() || "local";
-  if (text === "local" || text === "ollama" || text === "openai" || text === "none") return text;
-  throw new ContextSmithError("INVALID_ARGUMENT", `CTXSMITH_EMBED_PROVIDER must be local, ollama, openai or none, not "${value}".`);
+  const provider = PROVIDERS.find((p) => p === text);
+  if (provider) return provider;
+  throw new ContextSmithError("INVALID_ARGUMENT", `CTXSMITH_EMBED_PROVIDER must be ${PROVIDERS.slice(0, -1).join(", ")} or none, not "${value}".`);
+}
+
+function parseDimensions(value: string | undefined): number | undefined {
+  const text = nonEmpty(value);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 65_536) throw new ContextSmithError("INVALID_ARGUMENT", `CTXSMITH_EMBED_DIMENSIONS must be a whole number of dimensions, not "${value}".`);
+  return n;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

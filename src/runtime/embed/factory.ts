@@ -1,6 +1,6 @@
 import { LocalEmbedder, LocalReranker } from "./local.js";
 import { locateModel } from "./model-store.js";
-import { OllamaEmbedder, OpenAIEmbedder } from "./remote.js";
+import { GeminiEmbedder, OllamaEmbedder, OpenAIEmbedder, VoyageEmbedder, type RemoteOptions } from "./remote.js";
 import type { EmbeddingSettings } from "../../core/embedding-settings.js";
 import type { DownloadProgress, Embedder, Reranker } from "./types.js";
 
@@ -14,13 +14,18 @@ export interface ProviderOptions {
 
 /** The configured embedding provider, or null when semantic search is turned off (`none`). */
 export function createEmbedder(settings: EmbeddingSettings, options: ProviderOptions): Embedder | null {
+  const remote = (): RemoteOptions => ({ endpoint: settings.endpoint!, model: settings.model, apiKey: settings.apiKey, dimensions: settings.dimensions, signal: options.signal });
   switch (settings.provider) {
     case "none":
       return null;
     case "ollama":
-      return new OllamaEmbedder({ endpoint: settings.endpoint!, model: settings.model, apiKey: settings.apiKey, signal: options.signal });
+      return new OllamaEmbedder(remote());
     case "openai":
-      return new OpenAIEmbedder({ endpoint: settings.endpoint!, model: settings.model, apiKey: settings.apiKey, signal: options.signal });
+      return new OpenAIEmbedder(remote());
+    case "gemini":
+      return new GeminiEmbedder(remote());
+    case "voyage":
+      return new VoyageEmbedder(remote());
     case "local":
       return new LocalEmbedder({ ...localOptions(settings, settings.model, options), threads: options.threads });
   }

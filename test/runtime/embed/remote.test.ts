@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OllamaEmbedder, OpenAIEmbedder } from "../../../src/runtime/embed/remote.js";
+import { GeminiEmbedder, OllamaEmbedder, OpenAIEmbedder, VoyageEmbedder } from "../../../src/runtime/embed/remote.js";
+import { resolveEmbeddingSettings } from "../../../src/core/embedding-settings.js";
+import { createEmbedder } from "../../../src/runtime/embed/factory.js";
 import { Engine } from "../../../src/engine.js";
 import { shopRepo } from "../../helpers/shop.js";
 import { storeOf } from "../../helpers/store.js";
@@ -88,6 +90,137 @@ describe("Ollama and OpenAI-compatible providers (against local fake servers)", 
       expect(storeOf(engine)!.meta().semantic!.provenance).toMatchObject({ provider: "ollama", dimension: 3 });
       const ranked = await engine.rank("charge card", { ranking: { weights: { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 1 } } });
       expect(ranked.files.length).toBeGreaterThan(0);
+      expect(ranked.files[0]!.signals.semantic).toBeDefined();
+    } finally {
+      await engine.close();
+      repo.dispose();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
+
+interface HostedCall {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Stand-ins for Google's Gemini API (`/v1beta/models/M:batchEmbedContents`, key in `x-goog-api-key`)
+ * and Voyage AI's (`/v1/embeddings` with `input_type`), answering as those APIs document. A request
+ * whose text is "busy" is refused with 429 once (with `Retry-After: 0`), then answered.
+ */
+function hostedServer(log: HostedCall[]): Server {
+  let refused = false;
+  return createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      log.push({ path: req.url ?? "", headers: req.headers, body });
+      const texts: string[] = req.url!.includes(":batchEmbedContents")
+        ? (body.requests as Array<{ content: { parts: Array<{ text: string }> } }>).map((r) => r.content.parts[0]!.text)
+        : (body.input as string[]);
+      if (texts.includes("busy") && !refused) {
+        refused = true;
+        return void res.writeHead(429, { "retry-after": "0" }).end('{"error":"rate limited"}');
+      }
+      if (texts.includes("overloaded")) return void res.writeHead(503).end("overloaded");
+      if (texts.includes("forbidden")) return void res.writeHead(403).end('{"error":"bad key"}');
+      res.setHeader("content-type", "application/json");
+      if (req.url!.startsWith("/v1beta/models/") && req.url!.endsWith(":batchEmbedContents")) {
+        if (req.headers["x-goog-api-key"] !== "g-key") return void res.writeHead(403).end("no key");
+        return void res.end(JSON.stringify({ embeddings: texts.map((t) => ({ values: fakeVector(t) })) }));
+      }
+      if (req.url === "/v1/embeddings") {
+        if (req.headers.authorization !== "Bearer v-key") return void res.writeHead(401).end("no key");
+        return void res.end(JSON.stringify({ object: "list", data: texts.map((t, index) => ({ object: "embedding", embedding: fakeVector(t), index })).reverse(), model: body.model }));
+      }
+      res.writeHead(404).end();
+    });
+  });
+}
+
+describe("Gemini and Voyage AI providers (against local stand-in servers)", () => {
+  const log: HostedCall[] = [];
+  const server = hostedServer(log);
+  let endpoint: string;
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("Gemini: batches of 100, the key in a header and never in the URL, a task type per kind, the asked dimension", async () => {
+    log.length = 0;
+    const gemini = new GeminiEmbedder({ endpoint, model: "gemini-embedding-001", apiKey: "g-key", dimensions: 768 });
+    const texts = Array.from({ length: 150 }, (_, i) => (i % 2 ? "abc" : "xyz"));
+    const vectors = await gemini.embed(texts, "document");
+    expect(vectors).toHaveLength(150);
+    expect(vectors.map((v) => v.indexOf(Math.max(...v))).slice(0, 2)).toEqual([2, 0]);
+    expect(log.map((l) => (l.body.requests as unknown[]).length)).toEqual([100, 50]);
+    expect(log[0]!.path).toBe("/v1beta/models/gemini-embedding-001:batchEmbedContents");
+    expect(log.every((l) => !l.path.includes("g-key") && l.headers.authorization === undefined)).toBe(true);
+    expect((log[0]!.body.requests as unknown[])[0]).toEqual({ model: "models/gemini-embedding-001", content: { parts: [{ text: "xyz" }] }, taskType: "RETRIEVAL_DOCUMENT", outputDimensionality: 768 });
+    await gemini.embed(["charge card"], "query");
+    expect((log.at(-1)!.body.requests as Array<{ taskType: string }>)[0]!.taskType).toBe("CODE_RETRIEVAL_QUERY");
+    // The asked dimension is part of the vector space's identity: vectors shortened otherwise never meet these.
+    expect(await gemini.provenance()).toMatchObject({ provider: "gemini", dimension: 3, key: `gemini:${endpoint}:gemini-embedding-001:768d` });
+  });
+
+  it("Voyage AI: batches of 128, input_type per kind, answers put back in input order, the bearer key", async () => {
+    log.length = 0;
+    const voyage = new VoyageEmbedder({ endpoint, model: "voyage-code-3", apiKey: "v-key" });
+    const vectors = await voyage.embed([...Array.from({ length: 129 }, () => "abc"), "xyz", "jkl"], "document");
+    expect(log.map((l) => (l.body.input as unknown[]).length)).toEqual([128, 3]);
+    expect(log[0]!.body).toMatchObject({ model: "voyage-code-3", input_type: "document", truncation: true });
+    expect(log[0]!.body).not.toHaveProperty("output_dimension");
+    expect(vectors.slice(-3).map((v) => v.indexOf(Math.max(...v)))).toEqual([0, 2, 1]);
+    await voyage.embed(["charge card"], "query");
+    expect(log.at(-1)!.body.input_type).toBe("query");
+    expect(await voyage.provenance()).toMatchObject({ provider: "voyage", key: `voyage:${endpoint}:voyage-code-3` });
+  });
+
+  it("a rate limit is waited out (Retry-After), a busy server is tried again and then reported; a refused key says what to check", async () => {
+    log.length = 0;
+    const voyage = new VoyageEmbedder({ endpoint, model: "voyage-code-3", apiKey: "v-key", backoffMs: 1 });
+    expect(await voyage.embed(["busy"], "document")).toHaveLength(1);
+    expect(log).toHaveLength(2);
+    log.length = 0;
+    await expect(voyage.embed(["overloaded"], "document")).rejects.toMatchObject({ code: "IO_ERROR", message: expect.stringMatching(/voyage embedding server \(model voyage-code-3\) answered HTTP 503/) });
+    expect(log).toHaveLength(4);
+    log.length = 0;
+    await expect(voyage.embed(["forbidden"], "document")).rejects.toThrow(/HTTP 403 .*check the API key/);
+    expect(log).toHaveLength(1);
+    await expect(new GeminiEmbedder({ endpoint, model: "gemini-embedding-001", apiKey: "wrong" }).embed(["x"], "query")).rejects.toThrow(/gemini embedding server .*HTTP 403/);
+  });
+
+  it("settings: each provider's default model, endpoint and key variable; a hosted API without a key is refused before any work", () => {
+    const gemini = resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini", GEMINI_API_KEY: "g" });
+    expect(gemini).toMatchObject({ provider: "gemini", model: "gemini-embedding-001", endpoint: "https://generativelanguage.googleapis.com", apiKey: "g", dimensions: 768 });
+    expect(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini", GOOGLE_API_KEY: "k2" }).apiKey).toBe("k2");
+    const voyage = resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "Voyage", VOYAGE_API_KEY: "v", CTXSMITH_EMBED_DIMENSIONS: "512" });
+    expect(voyage).toMatchObject({ provider: "voyage", model: "voyage-code-3", endpoint: "https://api.voyageai.com", apiKey: "v", dimensions: 512 });
+    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "voyage" })).toThrow(/voyage embedding provider needs an API key: set VOYAGE_API_KEY/);
+    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini" })).toThrow(/GEMINI_API_KEY or GOOGLE_API_KEY/);
+    // A stand-in server elsewhere may need no key.
+    expect(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini", CTXSMITH_EMBED_URL: "http://127.0.0.1:1" }).apiKey).toBeNull();
+    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "cohere" })).toThrow(/local, ollama, openai, gemini, voyage or none/);
+    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "voyage", VOYAGE_API_KEY: "v", CTXSMITH_EMBED_DIMENSIONS: "lots" })).toThrow(/CTXSMITH_EMBED_DIMENSIONS/);
+    expect(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "ollama", CTXSMITH_EMBED_MODEL: "nomic-embed-text" })).toMatchObject({ endpoint: "http://127.0.0.1:11434", apiKey: null, dimensions: null });
+  });
+
+  it("indexes and ranks through Gemini end to end, from the environment's settings", async () => {
+    const repo = shopRepo();
+    const cacheDir = mkdtempSync(join(tmpdir(), "ctxsmith-cache-"));
+    const settings = resolveEmbeddingSettings({ cacheDir }, { CTXSMITH_EMBED_PROVIDER: "gemini", CTXSMITH_EMBED_URL: endpoint, CTXSMITH_EMBED_API_KEY: "g-key" });
+    expect(createEmbedder(settings, { threads: 1 })).toBeInstanceOf(GeminiEmbedder);
+    const engine = new Engine(repo.root, { jobs: 1, git: false, embedding: settings });
+    try {
+      const stats = await engine.index();
+      expect(stats.semantic).toMatchObject({ on: true, model: "gemini gemini-embedding-001" });
+      expect(storeOf(engine)!.meta().semantic!.provenance).toMatchObject({ provider: "gemini", dimension: 3, key: `gemini:${endpoint}:gemini-embedding-001:768d` });
+      const ranked = await engine.rank("charge card", { ranking: { weights: { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 1 } } });
       expect(ranked.files[0]!.signals.semantic).toBeDefined();
     } finally {
       await engine.close();
