@@ -1,6 +1,7 @@
 /**
  * Embedding benchmark, with generated models of bge-small's architecture (12 layers, hidden 384,
- * 12 heads, intermediate 1536, random weights: the same cost as the real model, no download):
+ * 12 heads, intermediate 1536, random weights: the same cost as the real model, no download), or
+ * of CodeRankEmbed's size (`--shape coderankembed`: hidden 768, feed-forward 3072):
  *
  * 1. throughput (summaries/s, tokens/s) and peak memory of the embed pool on a sample of the
  *    repository's symbol summaries, float32 and int8 (dynamic quantization), `--jobs 1` and `2`,
@@ -13,7 +14,8 @@
  * token count close to what BERT's vocabulary gives; the tokens per summary are reported.
  *
  *   npm run build
- *   node dist/bench/embed-bench.js --repo /path/to/checkout [--sample 1000] [--rounds 3] [--out bench/results-embed.md]
+ *   node dist/bench/embed-bench.js --repo /path/to/checkout [--sample 1000] [--rounds 3] [--shape bge-small|coderankembed]
+ *     [--throughput-only 1] [--out bench/results-embed.md]
  */
 import { IndexStore } from "../src/store/store.js";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -26,16 +28,21 @@ import { DOCUMENT_MAX_TOKENS } from "../src/runtime/embed/onnx-encoder.js";
 import { readModelCard } from "../src/runtime/embed/model-dir.js";
 import { quantizeModel } from "../src/runtime/embed/quantize.js";
 import { symbolSummaries, type Summary } from "../src/indexing/embed-summary.js";
-import { WordPieceTokenizer } from "../src/runtime/embed/tokenizer.js";
+import { ModelTokenizer } from "../src/runtime/embed/tokenizer.js";
 import { Engine } from "../src/engine.js";
 import { embedTask } from "../src/query/task-vector.js";
 import { createEmbedder } from "../src/runtime/embed/factory.js";
 import { resolveEmbeddingSettings } from "../src/core/embedding-settings.js";
 import { BruteForceIndex, openVectorSearch, storedVectors, writeHnsw } from "../src/store/vector-index.js";
 import { benchArgs } from "./args.js";
-import { BGE_SMALL, makeVocab, writeModelDir } from "./models/bert-onnx.js";
+import { BGE_SMALL, CODERANKEMBED, makeVocab, writeModelDir } from "./models/bert-onnx.js";
 
-const opt = benchArgs("embed-bench --repo PATH [--sample N] [--rounds N] [--out FILE]", ["repo"]);
+const opt = benchArgs("embed-bench --repo PATH [--sample N] [--rounds N] [--shape bge-small|coderankembed] [--throughput-only 1] [--out FILE]", ["repo"]);
+const SHAPES = { "bge-small": BGE_SMALL, coderankembed: CODERANKEMBED };
+const shapeName = opt("shape", "bge-small") as keyof typeof SHAPES;
+const shape = SHAPES[shapeName];
+if (!shape) throw new Error(`--shape must be ${Object.keys(SHAPES).join(" or ")}`);
+const throughputOnly = opt("throughput-only") === "1";
 const repo = opt("repo")!;
 const sampleSize = Number(opt("sample", "1000"));
 const rounds = Number(opt("rounds", "3"));
@@ -105,13 +112,13 @@ async function main(): Promise<void> {
   const summaries = await repoSummaries();
   const vocab = vocabularyOf(summaries);
   // One float32 model; int8 is what `CTXSMITH_EMBED_QUANTIZED=1` makes of it (quantized once, cached).
-  const model = writeModelDir(join(work, "bge-small"), { ...BGE_SMALL, vocab });
+  const model = writeModelDir(join(work, shapeName), { ...shape, vocab });
   const cacheDir = join(work, "cache");
   const t0 = performance.now();
   const quantizedFile = join(cacheDir, "quantized", `${readModelCard(model, model, false).fingerprint}.onnx`);
   const { quantized: layers } = await quantizeModel(join(model, "onnx", "model.onnx"), quantizedFile);
   const quantizeMs = performance.now() - t0;
-  const tokenizer = WordPieceTokenizer.fromDir(model);
+  const tokenizer = ModelTokenizer.fromDir(model);
   const texts = sample(summaries, sampleSize).map((s) => s.text);
   const tokens = texts.map((t) => tokenizer.encode(t, DOCUMENT_MAX_TOKENS).ids.length).sort((a, b) => a - b);
   const totalTokens = tokens.reduce((a, b) => a + b, 0);
@@ -119,7 +126,7 @@ async function main(): Promise<void> {
   say(`# Embedding benchmark: ${basename(repo)}`);
   say();
   say(`Machine: ${cpus()[0]?.model ?? "?"}, ${cpus().length} cores, ${mb(totalmem())} RAM, Node ${process.version}; shared and noisy: medians of ${rounds} rounds, configurations alternated within each round.`);
-  say(`Model: generated, bge-small's architecture (12 layers, hidden 384, 12 heads, 30,522-word vocabulary), random weights; float32 (${mb(statSync(join(model, "onnx", "model.onnx")).size)}), and int8 as \`CTXSMITH_EMBED_QUANTIZED=1\` makes it on first use (dynamic quantization of its ${layers} weight matrices, ${mb(statSync(quantizedFile).size)}, ${ms(quantizeMs)}).`);
+  say(`Model: generated, ${shapeName}'s size (${shape.layers} layers, hidden ${shape.hidden}, ${shape.heads} heads, feed-forward ${shape.intermediate}, 30,522-word vocabulary), random weights; float32 (${mb(statSync(join(model, "onnx", "model.onnx")).size)}), and int8 as \`CTXSMITH_EMBED_QUANTIZED=1\` makes it on first use (dynamic quantization of its ${layers} weight matrices, ${mb(statSync(quantizedFile).size)}, ${ms(quantizeMs)}).`);
   say(`Repository: ${summaries.length.toLocaleString("en-US")} summaries of functions and classes in non-test files. Sample: ${texts.length}, tokens per summary median ${tokens[tokens.length >> 1]}, p90 ${tokens[Math.floor(tokens.length * 0.9)]}, mean ${(totalTokens / tokens.length).toFixed(1)} (cut at ${DOCUMENT_MAX_TOKENS}).`);
   say();
 
@@ -164,6 +171,12 @@ async function main(): Promise<void> {
     say(`| ${c.name} | **${rate.toFixed(1)}** (${r.rate.map((x) => x.toFixed(0)).join(", ")}) | ${((rate * totalTokens) / tokens.length).toFixed(0)} | ${ms(median(r.load))} | ${mb(median(r.peak))} |`);
   }
   say();
+
+  if (throughputOnly) {
+    rmSync(work, { recursive: true, force: true });
+    if (out) appendFileSync(out, `\n${lines.join("\n")}\nCommand: \`node dist/bench/embed-bench.js --repo ${basename(repo)} --sample ${sampleSize} --rounds ${rounds} --shape ${shapeName} --throughput-only 1\`, ${new Date().toISOString().slice(0, 10)}.\n`);
+    return;
+  }
 
   // 2. The whole embed stage, then a one-file edit.
   const indexDir = join(work, "semantic-index");

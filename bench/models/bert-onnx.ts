@@ -29,7 +29,7 @@ export interface BertShape {
   vocab: readonly string[];
   /** A cross-encoder adds a pooler and a one-logit classifier on the CLS token (output `logits`). */
   crossEncoder: boolean;
-  pooling: "cls" | "mean";
+  pooling: "cls" | "mean" | "last";
   seed: number;
   /** Dynamic int8 quantization of the dense layers (src/embed/quantize.ts), written as `onnx/model_quantized.onnx`. */
   quantized: boolean;
@@ -56,6 +56,15 @@ export function makeVocab(words: readonly string[], size = 0): string[] {
 
 export const BGE_SMALL: Omit<BertShape, "vocab"> = {
   layers: 12, hidden: 384, heads: 12, intermediate: 1536, maxPositions: 512, crossEncoder: false, pooling: "cls", seed: 7, quantized: false,
+};
+
+/**
+ * CodeRankEmbed's size (nomic-ai, 137M: 12 layers, hidden 768, 12 heads, feed-forward 3072, CLS
+ * pooling). The real model is a NomicBERT (rotary positions, SwiGLU); this BERT of the same widths
+ * costs about the same to run, which is what it is for.
+ */
+export const CODERANKEMBED: Omit<BertShape, "vocab"> = {
+  layers: 12, hidden: 768, heads: 12, intermediate: 3072, maxPositions: 512, crossEncoder: false, pooling: "cls", seed: 11, quantized: false,
 };
 
 /** A tiny model for tests: fast to write and to run. */
@@ -217,8 +226,21 @@ export function writeModelDir(dir: string, shape: BertShape, options: { tokenize
     writeFileSync(join(dir, "tokenizer.json"), JSON.stringify({
       version: "1.0",
       truncation: null,
+      padding: null,
+      // As Hugging Face writes BERT's: the specials as added tokens, and the template that puts them around a text.
+      added_tokens: ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].map((content) => ({ id: shape.vocab.indexOf(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
       normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
       pre_tokenizer: { type: "BertPreTokenizer" },
+      post_processor: {
+        type: "TemplateProcessing",
+        single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
+        pair: [
+          { SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } },
+          { Sequence: { id: "B", type_id: 1 } }, { SpecialToken: { id: "[SEP]", type_id: 1 } },
+        ],
+        special_tokens: Object.fromEntries(["[CLS]", "[SEP]"].map((t) => [t, { id: t, ids: [shape.vocab.indexOf(t)], tokens: [t] }])),
+      },
+      decoder: { type: "WordPiece", prefix: "##", cleanup: true },
       model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab: Object.fromEntries(shape.vocab.map((t, i) => [t, i])) },
     }));
   }
@@ -229,7 +251,7 @@ export function writeModelDir(dir: string, shape: BertShape, options: { tokenize
   if (!shape.crossEncoder) {
     mkdirSync(join(dir, "1_Pooling"), { recursive: true });
     writeFileSync(join(dir, "1_Pooling", "config.json"), JSON.stringify({
-      word_embedding_dimension: shape.hidden, pooling_mode_cls_token: shape.pooling === "cls", pooling_mode_mean_tokens: shape.pooling === "mean",
+      word_embedding_dimension: shape.hidden, pooling_mode_cls_token: shape.pooling === "cls", pooling_mode_mean_tokens: shape.pooling === "mean", pooling_mode_lasttoken: shape.pooling === "last",
     }));
   }
   return dir;

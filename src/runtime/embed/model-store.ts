@@ -42,6 +42,7 @@ function filesToFetch(quantized: boolean): Array<{ any: string[]; required: bool
     { any: ["tokenizer.json", "vocab.txt"], required: true },
     { any: ["tokenizer_config.json"], required: false },
     { any: ["1_Pooling/config.json"], required: false },
+    { any: ["config_sentence_transformers.json"], required: false },
     { any: quantized ? ["onnx/model_quantized.onnx", "onnx/model_int8.onnx", "onnx/model.onnx"] : ["onnx/model.onnx", "model.onnx"], required: true },
   ];
 }

@@ -1,6 +1,6 @@
 import { ContextSmithError } from "../../core/errors.js";
 import type { ModelCard } from "./model-dir.js";
-import { WordPieceTokenizer, type Encoding } from "./tokenizer.js";
+import { ModelTokenizer, type Encoding } from "./tokenizer.js";
 import type { EmbedKind } from "./types.js";
 import { normalize } from "./vector-math.js";
 
@@ -37,21 +37,22 @@ const ORT_PACKAGE = "onnxruntime-node";
 const loadOrt = async (): Promise<OrtModule> => (await import(ORT_PACKAGE)) as OrtModule;
 
 /**
- * A BERT-shaped ONNX model on onnxruntime's CPU provider: tokenizes, pads a batch to its longest
- * input, runs the session, pools (CLS or attention-masked mean) and L2-normalises. Runs inside an
+ * An encoder ONNX model on onnxruntime's CPU provider: tokenizes (the model's own tokenizer),
+ * pads a batch to its longest input on the right, runs the session, pools (CLS, attention-masked
+ * mean or last token) and L2-normalises. Runs inside an
  * embed worker; one intra-op thread per worker, so a pool of N workers uses N cores.
  */
 export class OnnxEncoder {
   private constructor(
     readonly card: ModelCard,
     private readonly session: OrtSession,
-    private readonly tokenizer: WordPieceTokenizer,
+    private readonly tokenizer: ModelTokenizer,
     private readonly ort: OrtModule,
   ) {}
 
   /** `runtime`: how onnxruntime-node is loaded (injected in tests, to stand for a machine without it). */
   static async load(card: ModelCard, threads = 1, runtime: () => Promise<OrtModule> = loadOrt): Promise<OnnxEncoder> {
-    const tokenizer = WordPieceTokenizer.fromDir(card.dir);
+    const tokenizer = ModelTokenizer.fromDir(card.dir);
     let ort: OrtModule;
     try {
       ort = await runtime();
@@ -94,7 +95,11 @@ export class OnnxEncoder {
     for (let i = 0; i < n; i++) {
       const v = vectors.subarray(i * dimension, (i + 1) * dimension);
       if (this.card.pooling === "cls") v.set(output.subarray(i * width * dimension, i * width * dimension + dimension));
-      else {
+      else if (this.card.pooling === "last") {
+        // Inputs are padded on the right: a text's last real token is its length minus one.
+        const last = i * width + encodings[i]!.ids.length - 1;
+        v.set(output.subarray(last * dimension, (last + 1) * dimension));
+      } else {
         let count = 0;
         for (let t = 0; t < width; t++) {
           if (mask[i * width + t] === 0n) continue;
@@ -123,24 +128,27 @@ export class OnnxEncoder {
     const ids = new BigInt64Array(n * width).fill(BigInt(this.tokenizer.pad));
     const mask = new BigInt64Array(n * width);
     const types = new BigInt64Array(n * width);
+    const positions = new BigInt64Array(n * width);
     encodings.forEach((e, i) => {
       for (let t = 0; t < e.ids.length; t++) {
         ids[i * width + t] = BigInt(e.ids[t]!);
         mask[i * width + t] = 1n;
         types[i * width + t] = BigInt(e.typeIds[t]!);
+        positions[i * width + t] = BigInt(t);
       }
     });
     const { Tensor } = this.ort;
-    const all: Record<string, OrtTensor> = {
-      input_ids: new Tensor("int64", ids, [n, width]),
-      attention_mask: new Tensor("int64", mask, [n, width]),
-      token_type_ids: new Tensor("int64", types, [n, width]),
+    const all: Record<string, () => OrtTensor> = {
+      input_ids: () => new Tensor("int64", ids, [n, width]),
+      attention_mask: () => new Tensor("int64", mask, [n, width]),
+      token_type_ids: () => new Tensor("int64", types, [n, width]),
+      position_ids: () => new Tensor("int64", positions, [n, width]),
     };
     const feeds: Record<string, OrtTensor> = {};
     for (const name of this.session.inputNames) {
       const tensor = all[name];
-      if (!tensor) throw new ContextSmithError("INVALID_ARGUMENT", `The model ${this.card.onnx} wants an input ${name}: only BERT-style models (input_ids, attention_mask, token_type_ids) are supported.`);
-      feeds[name] = tensor;
+      if (!tensor) throw new ContextSmithError("INVALID_ARGUMENT", `The model ${this.card.onnx} wants an input ${name}: only encoder exports taking ${Object.keys(all).join(", ")} are supported (a decoder export with a key/value cache is not).`);
+      feeds[name] = tensor();
     }
     const results = await this.session.run(feeds);
     const out = results[this.session.outputNames[0]!]!;

@@ -1,166 +1,155 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Tokenizer } from "@huggingface/tokenizers";
 import { ContextSmithError } from "../../core/errors.js";
 
-/** Token ids of one encoded input, ready for a BERT-shaped model. */
+/** Token ids of one encoded input, ready for an encoder model. */
 export interface Encoding {
   ids: number[];
-  /** 0 for the first text (and its [CLS]/[SEP]), 1 for the second of a pair. */
+  /** 0 for the first text (and its specials), 1 for the second of a pair, as the model's template says. */
   typeIds: number[];
 }
 
-interface WordPieceOptions {
-  vocab: Map<string, number>;
-  lowercase: boolean;
-  stripAccents: boolean;
-  unk: string;
-  prefix: string;
-  maxCharsPerWord: number;
+/** The parts of a `tokenizer.json` read here; the library reads the rest. */
+interface TokenizerJson {
+  model?: { type?: string; vocab?: unknown; unk_token?: string };
+  normalizer?: unknown;
+  pre_tokenizer?: unknown;
+  post_processor?: unknown;
+  decoder?: unknown;
+  added_tokens?: Array<{ id: number; content: string; special?: boolean }>;
+  padding?: { pad_id?: number } | null;
 }
 
-/**
- * BERT's tokenizer: the basic tokenizer (clean, split CJK characters, lowercase and strip accents,
- * split on whitespace and punctuation) then WordPiece (greedy longest match, `##` continuations).
- * Read from a model folder's `tokenizer.json` (Hugging Face tokenizers) or `vocab.txt`.
- */
-export class WordPieceTokenizer {
-  readonly #o: WordPieceOptions;
-  readonly cls: number;
-  readonly sep: number;
-  readonly pad: number;
-  readonly #unk: number;
-  /** Word -> pieces: summaries repeat the same identifiers over and over. */
-  readonly #memo = new Map<string, number[]>();
+/** Tokens a model pads with, by family, when neither file names one. */
+const PAD_TOKENS = ["[PAD]", "<pad>", "<|endoftext|>", "</s>"];
 
-  constructor(options: WordPieceOptions) {
-    this.#o = options;
-    const id = (token: string): number => {
-      const value = options.vocab.get(token);
-      if (value === undefined) throw new ContextSmithError("INVALID_ARGUMENT", `The tokenizer's vocabulary has no ${token} token.`);
-      return value;
-    };
-    this.cls = id("[CLS]");
-    this.sep = id("[SEP]");
-    this.pad = id("[PAD]");
-    this.#unk = id(options.unk);
+/**
+ * A model's own tokenizer, read from its `tokenizer.json` by Hugging Face's tokenizers library
+ * (WordPiece, BPE, Unigram: BERT, RoBERTa/XLM-R, Qwen-style models), or built from a BERT
+ * `vocab.txt`. Adds the special tokens the model's template says (`[CLS] … [SEP]`, `<s> … </s>`,
+ * a trailing `<|endoftext|>`), after cutting the text so that the whole fits the model's length.
+ */
+export class ModelTokenizer {
+  readonly pad: number;
+  /** Special tokens that one text, and a pair, get: the room they take is kept when cutting. */
+  readonly #specials: { single: number; pair: number };
+
+  private constructor(private readonly tokenizer: Tokenizer, pad: number) {
+    this.pad = pad;
+    this.#specials = { single: this.#finish(["a"], null).ids.length - 1, pair: this.#finish(["a"], ["b"]).ids.length - 2 };
   }
 
   /** Reads `tokenizer.json` (preferred) or `vocab.txt` (+ `tokenizer_config.json`) from a model folder. */
-  static fromDir(dir: string): WordPieceTokenizer {
+  static fromDir(dir: string): ModelTokenizer {
+    const configFile = join(dir, "tokenizer_config.json");
+    const config = existsSync(configFile) ? (readJson(configFile) as Record<string, unknown>) : {};
     const json = join(dir, "tokenizer.json");
-    if (existsSync(json)) return WordPieceTokenizer.fromTokenizerJson(readJson(json));
+    if (existsSync(json)) return ModelTokenizer.fromTokenizerJson(readJson(json), config, json);
     const txt = join(dir, "vocab.txt");
     if (!existsSync(txt)) throw new ContextSmithError("NOT_FOUND", `No tokenizer.json or vocab.txt in ${dir}.`);
-    const vocab = new Map<string, number>();
-    readFileSync(txt, "utf8").split(/\r?\n/).forEach((token, i) => {
-      if (token !== "" && !vocab.has(token)) vocab.set(token, i);
-    });
-    const configFile = join(dir, "tokenizer_config.json");
-    const config = existsSync(configFile) ? (readJson(configFile) as { do_lower_case?: boolean; strip_accents?: boolean | null }) : {};
-    const lowercase = config.do_lower_case ?? true;
-    return new WordPieceTokenizer({ vocab, lowercase, stripAccents: config.strip_accents ?? lowercase, unk: "[UNK]", prefix: "##", maxCharsPerWord: 100 });
+    return ModelTokenizer.fromTokenizerJson(bertTokenizerJson(readFileSync(txt, "utf8"), config), config, txt);
   }
 
-  static fromTokenizerJson(value: unknown): WordPieceTokenizer {
-    const t = value as {
-      normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null } | null;
-      model?: { type?: string; vocab?: Record<string, number>; unk_token?: string; continuing_subword_prefix?: string; max_input_chars_per_word?: number };
-    };
-    if (t.model?.type !== "WordPiece" || !t.model.vocab) {
-      throw new ContextSmithError("INVALID_ARGUMENT", `Only WordPiece (BERT) tokenizers are supported, this one is ${t.model?.type ?? "unknown"}.`);
+  /** A `tokenizer.json`'s content (and `tokenizer_config.json`'s, which names the pad token of some models). */
+  static fromTokenizerJson(value: unknown, config: Record<string, unknown> = {}, source = "tokenizer.json"): ModelTokenizer {
+    if (!value || typeof value !== "object" || Array.isArray(value)) throw new ContextSmithError("INVALID_ARGUMENT", `${source} is not a tokenizer.`);
+    const t = value as TokenizerJson;
+    if (!t.model || (typeof t.model.type !== "string" && t.model.vocab === undefined)) throw new ContextSmithError("INVALID_ARGUMENT", `${source} has no tokenizer model.`);
+    // The library wants every part named; a file written by hand may leave some out.
+    const full: TokenizerJson = { normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, added_tokens: [], ...t };
+    // A WordPiece file without its template (written by hand) is BERT's: `[CLS] text [SEP]`, as a BERT model was trained.
+    const vocab = t.model.vocab as Record<string, number> | undefined;
+    if (full.post_processor === null && t.model.type === "WordPiece" && vocab?.["[CLS]"] !== undefined && vocab["[SEP]"] !== undefined) {
+      full.post_processor = { type: "BertProcessing", cls: ["[CLS]", vocab["[CLS]"]], sep: ["[SEP]", vocab["[SEP]"]] };
     }
-    const lowercase = t.normalizer?.type === "BertNormalizer" ? t.normalizer.lowercase ?? true : false;
-    return new WordPieceTokenizer({
-      vocab: new Map(Object.entries(t.model.vocab)),
-      lowercase,
-      stripAccents: t.normalizer?.strip_accents ?? lowercase,
-      unk: t.model.unk_token ?? "[UNK]",
-      prefix: t.model.continuing_subword_prefix ?? "##",
-      maxCharsPerWord: t.model.max_input_chars_per_word ?? 100,
-    });
+    let tokenizer: Tokenizer;
+    try {
+      tokenizer = new Tokenizer(full, config);
+    } catch (error) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `Cannot read the tokenizer ${source}: ${(error as Error).message}`);
+    }
+    return new ModelTokenizer(tokenizer, padId(tokenizer, full, config));
   }
 
-  /** The WordPiece ids of `text`, without special tokens. */
+  /** The ids of `text`, without special tokens. */
   tokenize(text: string): number[] {
-    const ids: number[] = [];
-    for (const word of this.#basic(text)) {
-      let pieces = this.#memo.get(word);
-      if (!pieces) {
-        pieces = this.#wordPiece(word);
-        if (this.#memo.size > 50_000) this.#memo.clear();
-        this.#memo.set(word, pieces);
-      }
-      for (const p of pieces) ids.push(p);
-    }
-    return ids;
+    return this.#ids(this.#tokens(text));
   }
 
-  /** `[CLS] text [SEP]`, truncated to `maxLength` tokens in all. */
+  /** One text with the model's special tokens, cut to `maxLength` tokens in all (the specials kept). */
   encode(text: string, maxLength: number): Encoding {
-    const ids = [this.cls, ...this.tokenize(text).slice(0, Math.max(0, maxLength - 2)), this.sep];
-    return { ids, typeIds: ids.map(() => 0) };
+    const room = Math.max(0, maxLength - this.#specials.single);
+    return this.#finish(this.#tokens(text).slice(0, room), null);
   }
 
-  /** `[CLS] a [SEP] b [SEP]` for a cross-encoder; the longer text is cut first until both fit `maxLength`. */
+  /** A pair for a cross-encoder (`[CLS] a [SEP] b [SEP]`); the longer text is cut first until both fit `maxLength`. */
   encodePair(a: string, b: string, maxLength: number): Encoding {
-    let first = this.tokenize(a);
-    let second = this.tokenize(b);
-    const room = Math.max(0, maxLength - 3);
+    let first = this.#tokens(a);
+    let second = this.#tokens(b);
+    const room = Math.max(0, maxLength - this.#specials.pair);
     while (first.length + second.length > room) {
       if (first.length >= second.length) first = first.slice(0, Math.max(room - second.length, Math.floor(room / 2)));
       else second = second.slice(0, Math.max(room - first.length, Math.floor(room / 2)));
     }
-    const ids = [this.cls, ...first, this.sep, ...second, this.sep];
-    return { ids, typeIds: ids.map((_, i) => (i < first.length + 2 ? 0 : 1)) };
+    return this.#finish(first, second);
   }
 
-  /** BERT's basic tokenizer: the words and punctuation marks WordPiece then splits. */
-  #basic(text: string): string[] {
-    let clean = "";
-    for (const ch of text) {
-      const code = ch.codePointAt(0)!;
-      if (code === 0 || code === 0xfffd || isControl(ch)) continue;
-      if (isCjk(code)) clean += ` ${ch} `;
-      else clean += /\s/u.test(ch) ? " " : ch;
-    }
-    const words: string[] = [];
-    for (let token of clean.split(" ")) {
-      if (token === "") continue;
-      if (this.#o.lowercase) token = token.toLowerCase();
-      if (this.#o.stripAccents) token = token.normalize("NFD").replace(/\p{Mn}/gu, "");
-      let current = "";
-      for (const ch of token) {
-        if (isPunctuation(ch)) {
-          if (current) words.push(current);
-          words.push(ch);
-          current = "";
-        } else current += ch;
-      }
-      if (current) words.push(current);
-    }
-    return words;
+  /** Token strings of a text, without special tokens. */
+  #tokens(text: string): string[] {
+    return this.tokenizer.tokenize(text, { add_special_tokens: false });
   }
 
-  #wordPiece(word: string): number[] {
-    const chars = [...word];
-    if (chars.length > this.#o.maxCharsPerWord) return [this.#unk];
-    const pieces: number[] = [];
-    let start = 0;
-    while (start < chars.length) {
-      let end = chars.length;
-      let found: number | undefined;
-      while (start < end) {
-        const piece = (start > 0 ? this.#o.prefix : "") + chars.slice(start, end).join("");
-        found = this.#o.vocab.get(piece);
-        if (found !== undefined) break;
-        end--;
-      }
-      if (found === undefined) return [this.#unk];
-      pieces.push(found);
-      start = end;
-    }
-    return pieces;
+  #ids(tokens: readonly string[]): number[] {
+    const { tokens_to_ids, unk_token_id } = this.tokenizer.model!;
+    return tokens.map((token) => tokens_to_ids.get(token) ?? unk_token_id ?? 0);
   }
+
+  /** The model's template around one or two token lists. */
+  #finish(first: string[], second: string[] | null): Encoding {
+    const processor = this.tokenizer.post_processor;
+    if (!processor) {
+      const tokens = second ? [...first, ...second] : first;
+      return { ids: this.#ids(tokens), typeIds: tokens.map((_, i) => (i < first.length ? 0 : 1)) };
+    }
+    const out = processor.post_process(first, second, true);
+    const tokens = second && out.tokens_pair ? [...out.tokens, ...out.tokens_pair] : out.tokens;
+    return { ids: this.#ids(tokens), typeIds: out.token_type_ids ?? tokens.map(() => 0) };
+  }
+}
+
+/** BERT's `tokenizer.json` for a folder that has only `vocab.txt` (and maybe `tokenizer_config.json`). */
+function bertTokenizerJson(vocabText: string, config: Record<string, unknown>): TokenizerJson {
+  const vocab: Record<string, number> = {};
+  vocabText.split(/\r?\n/).forEach((token, i) => {
+    if (token !== "" && !(token in vocab)) vocab[token] = i;
+  });
+  for (const special of ["[CLS]", "[SEP]", "[UNK]"]) {
+    if (vocab[special] === undefined) throw new ContextSmithError("INVALID_ARGUMENT", `The tokenizer's vocabulary has no ${special} token.`);
+  }
+  const lowercase = typeof config.do_lower_case === "boolean" ? config.do_lower_case : true;
+  const stripAccents = typeof config.strip_accents === "boolean" ? config.strip_accents : null;
+  const specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].filter((s) => vocab[s] !== undefined);
+  return {
+    added_tokens: specials.map((content) => ({ id: vocab[content]!, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: stripAccents, lowercase },
+    pre_tokenizer: { type: "BertPreTokenizer" },
+    post_processor: { type: "BertProcessing", cls: ["[CLS]", vocab["[CLS]"]], sep: ["[SEP]", vocab["[SEP]"]] },
+    decoder: { type: "WordPiece", prefix: "##", cleanup: true },
+    model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab } as TokenizerJson["model"],
+  };
+}
+
+/** The pad token's id: tokenizer.json's padding, tokenizer_config.json's `pad_token`, a family's usual one, else 0. */
+function padId(tokenizer: Tokenizer, json: TokenizerJson, config: Record<string, unknown>): number {
+  if (typeof json.padding?.pad_id === "number") return json.padding.pad_id;
+  const named = config.pad_token;
+  const name = typeof named === "string" ? named : named && typeof named === "object" ? (named as { content?: unknown }).content : undefined;
+  for (const token of [name, ...PAD_TOKENS]) {
+    const id = typeof token === "string" ? tokenizer.token_to_id(token) : undefined;
+    if (id !== undefined) return id;
+  }
+  return 0;
 }
 
 function readJson(path: string): unknown {
@@ -169,23 +158,4 @@ function readJson(path: string): unknown {
   } catch (error) {
     throw new ContextSmithError("INVALID_ARGUMENT", `Cannot read ${path}: ${(error as Error).message}`);
   }
-}
-
-function isControl(ch: string): boolean {
-  if (ch === "\t" || ch === "\n" || ch === "\r") return false;
-  return /\p{Cc}|\p{Cf}/u.test(ch);
-}
-
-/** BERT's punctuation: ASCII symbols (`$`, `^`, `` ` `` …) as well as Unicode punctuation. */
-function isPunctuation(ch: string): boolean {
-  const c = ch.codePointAt(0)!;
-  if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)) return true;
-  return /\p{P}/u.test(ch);
-}
-
-function isCjk(c: number): boolean {
-  return (
-    (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x20000 && c <= 0x2a6df) || (c >= 0x2a700 && c <= 0x2b73f) ||
-    (c >= 0x2b740 && c <= 0x2b81f) || (c >= 0x2b820 && c <= 0x2ceaf) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x2f800 && c <= 0x2fa1f)
-  );
 }

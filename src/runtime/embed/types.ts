@@ -4,8 +4,11 @@
  */
 import type { EmbedProvider } from "../../core/embedding-settings.js";
 
-/** How token vectors become one text vector (local models; remote providers pool themselves). */
-export type Pooling = "cls" | "mean" | "provider";
+/**
+ * How token vectors become one text vector (local models; remote providers pool themselves): the
+ * first token's, the mean of all, or the last real token's (decoder-based embedders such as Qwen3-Embedding).
+ */
+export type Pooling = "cls" | "mean" | "last" | "provider";
 
 /** What a vector space is: recorded in the index beside its vectors. */
 export interface Provenance {

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { approxTokens, LocalEmbedder, LocalReranker, lengthBatches } from "../../../src/runtime/embed/local.js";
@@ -10,9 +10,33 @@ import { tinyModel } from "./models.js";
 const mean = tinyModel();
 const cls = tinyModel({ pooling: "cls" });
 const cross = tinyModel({ crossEncoder: true, seed: 5 });
+const last = tinyModel({ pooling: "last" });
+// A model whose folder has a SentencePiece (Unigram) tokenizer, as XLM-R-based models (bge-m3) ship, and its query prompt.
+const unigram = tinyModel({ seed: 3 }, { vocabTxt: false });
+writeFileSync(`${unigram}/tokenizer.json`, JSON.stringify(unigramTokenizerJson(readFileSync(`${unigram}/tokenizer.json`, "utf8"))));
+writeFileSync(`${unigram}/config_sentence_transformers.json`, JSON.stringify({ prompts: { query: "query: ", document: "" } }));
 afterAll(() => {
-  for (const dir of [mean, cls, cross]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [mean, cls, cross, last, unigram]) rmSync(dir, { recursive: true, force: true });
 });
+
+/** XLM-R's tokenizer shape over the generated vocabulary's ids: `<s>` = [CLS], `</s>` = [SEP], `<pad>` = [PAD], pieces with `▁`. */
+function unigramTokenizerJson(bertJson: string): Record<string, unknown> {
+  const ids = (JSON.parse(bertJson) as { model: { vocab: Record<string, number> } }).model.vocab;
+  const specials: Array<[string, number]> = [["<s>", ids["[CLS]"]!], ["</s>", ids["[SEP]"]!], ["<pad>", ids["[PAD]"]!], ["<unk>", ids["[UNK]"]!]];
+  const pieces = ["charge", "card", "retry", "policy", "cart", "total"].map((w): [string, number, number] => [`▁${w}`, -2, ids[w]!]);
+  const letters = "abcdefghijklmnopqrstuvwxyz".split("").map((c): [string, number, number] => [c, -6, ids[c]!]);
+  const vocab: Array<[string, number]> = [];
+  for (const [token, score, id] of [...specials.map(([t, id]): [string, number, number] => [t, 0, id]), ...pieces, ["▁", -3, ids["_"]!] as [string, number, number], ...letters]) vocab[id] = [token, score];
+  for (let i = 0; i < vocab.length; i++) vocab[i] ??= [`<unused${i}>`, -100];
+  return {
+    added_tokens: specials.map(([content, id]) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    normalizer: null,
+    pre_tokenizer: { type: "Metaspace", replacement: "▁", prepend_scheme: "always", split: true },
+    post_processor: { type: "RobertaProcessing", sep: ["</s>", ids["[SEP]"]], cls: ["<s>", ids["[CLS]"]], trim_offsets: true, add_prefix_space: true },
+    decoder: { type: "Metaspace", replacement: "▁", prepend_scheme: "always", split: true },
+    model: { type: "Unigram", unk_id: ids["[UNK]"], byte_fallback: false, vocab },
+  };
+}
 
 const local = (dir: string, keepAlive: number | "always" = "always") => new LocalEmbedder({ model: dir, locate: async () => dir, quantized: false, cacheDir: tmpdir(), threads: 2, keepAlive });
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
@@ -49,6 +73,51 @@ describe("local ONNX embedder (generated BERT-shaped models in the embed pool)",
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("pools the last real token where the folder says so (decoder-based embedders), padding or not", async () => {
+    const embedder = local(last);
+    const reference = local(mean);
+    try {
+      expect(await embedder.provenance()).toMatchObject({ pooling: "last" });
+      const [alone] = await embedder.embed(["charge card"], "document");
+      const [, padded] = await embedder.embed(["retry policy for a declined card before charging again", "charge card"], "document");
+      for (let d = 0; d < 32; d++) expect(padded![d]).toBeCloseTo(alone![d]!, 5);
+      expect(cosine(alone!, (await reference.embed(["charge card"], "document"))[0]!)).toBeLessThan(0.999);
+      expect((await embedder.provenance()).key).not.toBe((await reference.provenance()).key);
+    } finally {
+      await embedder.close();
+      await reference.close();
+    }
+  });
+
+  it("a model with a SentencePiece (Unigram) tokenizer loads and embeds; its folder's query prompt is put before queries", async () => {
+    const embedder = local(unigram);
+    try {
+      const [card, cart] = await embedder.embed(["charge card", "cart total"], "document");
+      expect(norm(card!)).toBeCloseTo(1, 5);
+      expect(cosine(card!, cart!)).toBeLessThan(0.9999);
+      expect(readModelCard(unigram, "BAAI/bge-m3", false).queryPrefix).toBe("query: ");
+      // The prompt changes the query's vector, not the space: documents and the key are the same.
+      const [query] = await embedder.embed(["charge card"], "query");
+      expect(cosine(query!, card!)).toBeLessThan(0.9999);
+      const [plain] = await embedder.embed(["query: charge card"], "document");
+      for (let d = 0; d < 32; d++) expect(query![d]).toBeCloseTo(plain![d]!, 5);
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  it("CodeRankEmbed is read with CLS pooling and its code-search query prefix, from its id alone", () => {
+    const bare = tinyModel();
+    try {
+      rmSync(`${bare}/1_Pooling`, { recursive: true });
+      const card = readModelCard(bare, "nomic-ai/CodeRankEmbed", false);
+      expect(card).toMatchObject({ pooling: "cls", queryPrefix: "Represent this query for searching relevant code: " });
+      expect(readModelCard(bare, "some/other-model", false)).toMatchObject({ pooling: "mean", queryPrefix: "" });
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
     }
   });
 
@@ -103,7 +172,7 @@ describe("local ONNX embedder (generated BERT-shaped models in the embed pool)",
     expect(s).toMatchObject({ provider: "local", model: DEFAULT_EMBED_MODEL, offline: true, cacheDir: "/tmp/c", keepAlive: 300_000, hubEndpoint: "http://mirror" });
     expect(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "ollama", CTXSMITH_EMBED_MODEL: "nomic-embed-text" })).toMatchObject({ endpoint: "http://127.0.0.1:11434" });
     expect(resolveEmbeddingSettings({ keepAlive: 0 }, { CTXSMITH_KEEP_ALIVE: "always" }).keepAlive).toBe(0);
-    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "cloud" })).toThrow(/local, ollama, openai or none/);
+    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "cloud" })).toThrow(/local, ollama, openai, gemini, voyage or none/);
     expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "openai" })).toThrow(/CTXSMITH_EMBED_MODEL/);
   });
 });
