@@ -17,8 +17,13 @@
  * discount, whole-file size — by a coordinate search on file and lines in budget (mean over
  * repositories of file@b and lines@b over the budgets), re-packing with the real token counts.
  *
+ * With `--semantic-sweep 1`, it only re-fuses each instance over a grid of the semantic signal's
+ * weight and gate (`semanticAgreement`) and prints R@k per cell: run it on the signals of a bench
+ * run with a useless model and of one with a useful one (bench/results-tune/semantic.md).
+ *
  *   npm run build
  *   node dist/bench/tune.js --signals bench/out/signals [--packs bench/out/packs] [--budgets 4000,8000] [--out bench/results-tune/tune.md]
+ *   node dist/bench/tune.js --signals bench/out/signals --semantic-sweep 1
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -34,7 +39,7 @@ import { DEFAULT_RANKING, resolveRanking, type PackConfig, type RankingConfig, t
 import type { SignalName } from "../src/query/types.js";
 import { benchArgs } from "./args.js";
 
-const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N] [--exchange-only 1]", ["signals"]);
+const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N] [--exchange-only 1] [--semantic-sweep 1]", ["signals"]);
 const dir = opt("signals")!;
 const rounds = Number(opt("rounds", "3"));
 const caches: SignalCache[] = readdirSync(dir)
@@ -42,7 +47,7 @@ const caches: SignalCache[] = readdirSync(dir)
   .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as SignalCache)
   .filter((c) => c.gold.length > 0);
 
-type Params = { weights: Record<SignalName, number>; rrfK: number; testPenalty: number };
+type Params = { weights: Record<SignalName, number>; rrfK: number; testPenalty: number; semanticAgreement?: number };
 const KS = [1, 3, 5, 10];
 const SIGNAL_GRID: Record<SignalName, number[]> = {
   lexical: [0, 0.5, 1, 1.5, 2, 3],
@@ -64,7 +69,7 @@ const PENALTY_GRID = [0.2, 0.35, 0.5, 0.7, 1];
 
 /** Per-instance recall at each k under `params`. */
 function recalls(params: Params, cache: SignalCache): number[] {
-  const config = resolveRanking({ weights: params.weights, rrfK: params.rrfK, testPenalty: params.testPenalty } as RankingOverrides);
+  const config = resolveRanking({ weights: params.weights, rrfK: params.rrfK, testPenalty: params.testPenalty, ...(params.semanticAgreement === undefined ? {} : { semanticAgreement: params.semanticAgreement }) } as RankingOverrides);
   const ranked = fuse(cache.results, config, cache);
   const rank = new Map(ranked.map((f, i) => [f.path, i + 1]));
   const worst = Math.max(...cache.gold.map((g) => rank.get(g) ?? Infinity));
@@ -107,6 +112,26 @@ function tune(set: SignalCache[]): Params {
 const fmt = (x: number): string => (100 * x).toFixed(1);
 const repos = [...new Set(caches.map((c) => c.repo))].sort();
 const defaults: Params = { weights: { ...DEFAULT_RANKING.weights }, rrfK: DEFAULT_RANKING.rrfK, testPenalty: DEFAULT_RANKING.testPenalty };
+if (opt("semantic-sweep")) {
+  // Over all instances and per repository mean; the instances without semantic hits say how many the signal reached.
+  const reached = caches.filter((c) => c.results.some((r) => r.name === "semantic" && r.hits.length > 0)).length;
+  const rows = [
+    `${caches.length} instances (${reached} with semantic hits), ${repos.length} repositories. Each cell: R@1 / R@3 / R@5 / R@10, mean over repositories, then over all instances.`,
+    "",
+    "| semantic weight | gate (semanticAgreement) | macro | micro |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const weight of [0, 0.1, 0.25, 0.35, 0.5, 1]) {
+    for (const semanticAgreement of weight === 0 ? [0] : [0, 0.2, 0.3, 0.5, 0.8, 1]) {
+      const params: Params = { ...defaults, weights: { ...defaults.weights, semantic: weight }, semanticAgreement };
+      const macro = score(params, caches).perK;
+      const micro = KS.map((_, i) => caches.reduce((sum, c) => sum + recalls(params, c)[i]!, 0) / caches.length);
+      rows.push(`| ${weight} | ${semanticAgreement === 0 ? "off" : semanticAgreement} | ${macro.map(fmt).join(" / ")} | ${micro.map(fmt).join(" / ")} |`);
+    }
+  }
+  process.stdout.write(`${rows.join("\n")}\n`);
+  process.exit(0);
+}
 const lines: string[] = [
   "# Fusion tuning",
   "",

@@ -11,6 +11,7 @@ import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
 import { parseTask } from "../query/task.js";
 import { embedTask, taskVector } from "../query/task-vector.js";
+import { modelName } from "../store/semantic-state.js";
 import { createEmbedder } from "../runtime/embed/factory.js";
 import { resolveEmbeddingSettings } from "../core/embedding-settings.js";
 import type { Embedder } from "../runtime/embed/types.js";
@@ -143,7 +144,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
   const task = instance.problem_statement;
   const parsed = parseTask(task);
   const semantic = store.meta().semantic;
-  const { vector } = await taskVector(semantic?.vectors ? embedTask(embedder, task) : null, semantic);
+  const { vector, notice } = await taskVector(semantic?.vectors ? embedTask(embedder, task) : null, semantic);
 
   // Every signal once, cached for the tuner (this also loads the indexes, so the timings below
   // are a warm process's: what a server pays for a new task on a current index).
@@ -182,6 +183,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
     unscored,
     strategies,
     missed,
+    semantic: { model: vector && semantic ? modelName(semantic.provenance) : null, notice: vector ? null : notice ?? "no vectors: semantic search is off, or no embedding model could be loaded when the index was built" },
   };
 }
 

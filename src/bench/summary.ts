@@ -30,6 +30,21 @@ function row(label: string, outcomes: StrategyOutcome[], budgets: string[]): str
   return `| ${cells.join(" | ")} |`;
 }
 
+/** Strategies whose rows mean something only when the semantic signal had vectors. */
+const SEMANTIC_STRATEGIES = ["no-semantic", "embeddings-only"];
+
+/** Which model the semantic signal used, in how many instances; `off` when none had vectors. */
+function semanticLine(records: readonly InstanceRecord[]): { text: string; off: boolean } {
+  const models = new Map<string, number>();
+  for (const r of records) if (r.semantic?.model) models.set(r.semantic.model, (models.get(r.semantic.model) ?? 0) + 1);
+  if (models.size === 0) {
+    const why = records.find((r) => r.semantic?.notice)?.semantic?.notice;
+    return { off: true, text: `Semantic signal: off in every instance${why ? ` (${why})` : ""}; the ${SEMANTIC_STRATEGIES.join(" and ")} rows are left out. Its weight is unmeasured until a run with a real model: bench/results-tune/semantic.md has the command.` };
+  }
+  const used = [...models].map(([model, n]) => `${model} in ${n} of ${records.length} instances`).join(", ");
+  return { off: false, text: `Semantic signal: ${used}.` };
+}
+
 /**
  * The benchmark's `summary.md`: one table of strategies (Recall@k, file and lines in budget,
  * median query ms, answers over budget), then per-repository rows for each strategy named in
@@ -37,6 +52,9 @@ function row(label: string, outcomes: StrategyOutcome[], budgets: string[]): str
  */
 export function summarize(records: readonly InstanceRecord[], strategies: readonly string[], budgets: readonly number[], perRepo: readonly string[] = ["default", "bm25-whole-files"]): string {
   const usable = records.filter((r) => !r.error && r.gold.length > 0);
+  const semantic = semanticLine(usable);
+  // Without vectors in any instance these rows are the default's, or empty: they would read as measurements.
+  if (semantic.off) strategies = strategies.filter((s) => !SEMANTIC_STRATEGIES.includes(s));
   const b = budgets.map(String);
   const header = `| strategy | n | R@1 | R@3 | R@5 | R@10 | ${b.map((x) => `file@${short(x)}`).join(" | ")} | ${b.map((x) => `lines@${short(x)}`).join(" | ")} | ms | over |`;
   const rule = `|${" --- |".repeat(8 + 2 * b.length)}`;
@@ -44,6 +62,8 @@ export function summarize(records: readonly InstanceRecord[], strategies: readon
     "# Retrieval benchmark",
     "",
     `${usable.length} instances scored (${records.length - usable.length} left out: ${records.filter((r) => r.error).length} failed, ${records.filter((r) => !r.error && r.gold.length === 0).length} with no non-test gold file present at the base commit). Percentages; ms = median time to rank and pack at ${short(b[0] ?? "")} in a warm process; over = answers over budget.`,
+    "",
+    semantic.text,
     "",
     header,
     rule,

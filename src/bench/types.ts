@@ -52,6 +52,8 @@ export interface InstanceRecord {
   strategies: Record<string, StrategyOutcome>;
   /** For the default strategy: why each gold file or line was missed. */
   missed: string[];
+  /** The embedding model whose vectors the semantic signal searched for this task; null when it had none, and why. */
+  semantic?: { model: string | null; notice: string | null };
   /** Set when the instance could not be run (materialisation or indexing failed). */
   error?: string;
 }

@@ -1,17 +1,58 @@
 import type { RankingConfig } from "./ranking-config.js";
 import { isTestPath } from "../core/languages.js";
 import { isDocPath } from "./task.js";
-import type { RankedFile, SignalResult, TaskQuery } from "./types.js";
+import type { RankedFile, SignalName, SignalResult, TaskQuery } from "./types.js";
 
 /**
  * Weighted reciprocal-rank fusion: a file's score is Σ weight[s] / (k + rank_s(file)) over the
  * signals that found it. Ranks, not raw scores, so signals with incomparable scales combine;
- * then tests and docs are demoted unless the task is about them.
+ * then tests and docs are demoted unless the task is about them. The semantic signal's weight is
+ * scaled by its agreement with the others on this query (`semanticGate`).
  */
 export function fuse(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">): RankedFile[] {
+  const gate = semanticGate(results, config, task);
+  return fuseWeighted(results, config, task, (name) => config.weights[name] * (name === "semantic" ? gate : 1));
+}
+
+/** Semantic files compared, and the other signals' files they are compared with (at most). */
+const GATE_DEPTH = 10;
+const GATE_AGAINST = 20;
+
+/**
+ * The share of the semantic signal's weight a query gets, 0–1. An embedding model can be useless
+ * (not trained on code, the wrong language, broken weights) and nothing else would tell: its list
+ * is then noise, and noise at a fifth of the lexical weight reorders the top files (rank fusion's
+ * scores are close there). So its best files are compared with the files the other signals rank
+ * first: the share that agrees, weighted 1/rank, beyond what a random list of the same
+ * repository would share (`population` files, `against` of them taken), at `semanticAgreement`
+ * of the possible excess or more the whole weight applies. A model that knows the code agrees on
+ * several files or on its first; a useless one agrees as chance does.
+ */
+export function semanticGate(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">): number {
+  const full = config.semanticAgreement;
+  const semantic = results.find((r) => r.name === "semantic");
+  if (full <= 0 || !semantic || semantic.hits.length === 0 || !config.weights.semantic) return 1;
+  const population = Math.max(semantic.population ?? 0, semantic.hits.length);
+  const against = Math.min(GATE_AGAINST, Math.ceil(population / 5));
+  const others = fuseWeighted(results, config, task, (name) => (name === "semantic" ? 0 : config.weights[name]));
+  // Alone (every other signal off, or none found anything), it has nothing to be checked against.
+  if (others.length === 0) return 1;
+  const top = new Set(others.slice(0, against).map((f) => f.path));
+  let observed = 0;
+  let possible = 0;
+  semantic.hits.slice(0, GATE_DEPTH).forEach((hit, i) => {
+    possible += 1 / (i + 1);
+    if (top.has(hit.path)) observed += 1 / (i + 1);
+  });
+  const chance = (possible * top.size) / population;
+  if (possible - chance <= 0) return 0;
+  return Math.min(1, Math.max(0, (observed - chance) / (possible - chance) / full));
+}
+
+function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">, weightOf: (name: SignalName) => number): RankedFile[] {
   const files = new Map<string, RankedFile>();
   for (const { name, hits } of results) {
-    const weight = config.weights[name];
+    const weight = weightOf(name);
     if (!weight) continue;
     hits.forEach((hit, i) => {
       let file = files.get(hit.path);

@@ -24,6 +24,12 @@ export interface RankingConfig {
   readonly pathBoost: number;
   /** Neighbour signals (co-change, call graph) expand from this many top files of the first fusion. */
   readonly neighbourSeeds: number;
+  /**
+   * The semantic signal's weight applies in full when its best files agree with the other
+   * signals' best this much beyond chance (0–1; `semanticGate` in fusion.ts), in proportion below;
+   * 0 turns the gate off (the weight always applies).
+   */
+  readonly semanticAgreement: number;
   readonly pack: PackConfig;
 }
 
@@ -73,12 +79,12 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     symbols: 1,
     references: 0.5,
     history: 0.5,
-    // Provisional, not tuned: no real embedding model can be had on the machines that tune (the
-    // benchmark's semantic signal ran with random-weight models only). With random vectors, i.e.
-    // pure noise, on 9 tuning instances (flask, requests): R@1 66.7 without, 55.6 at 0.25, 33.3
-    // at 0.5, 22.2 at 1; R@5 100 / 88.9 / 88.9 / 88.9. 0.5 (as references and history) until the
-    // tuner sees a real model's rankings: `CTXSMITH_EMBED_MODEL=BAAI/bge-small-en-v1.5 ctxsmith bench …`.
-    semantic: 0.5,
+    // Not tuned on a real model: none can be downloaded on the machines that tune. Set with
+    // stand-in models on 56 tuning instances (bench/results-tune/semantic.md): with this weight and
+    // `semanticAgreement` 0.5, a useless model (random vectors) costs nothing at any R@k, where the
+    // ungated 0.5 before cost R@1 −7.2 and R@5 −5.3; a model that knows the answers still lifts R@1
+    // +7.1 and R@3 +5.3. A real model's rows: CTXSMITH_EMBED_MODEL=… ctxsmith bench (same file).
+    semantic: 0.35,
     // Off: on the tuning split each of these lost more than it found (bench/results-tune/summary.md).
     cochange: 0,
     callgraph: 0,
@@ -93,6 +99,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   bm25: Object.freeze({ k1: 1.2, b: 0.75 }),
   pathBoost: 2,
   neighbourSeeds: 5,
+  semanticAgreement: 0.5,
   pack: Object.freeze({
     encoding: "cl100k_base",
     maxFiles: 5,

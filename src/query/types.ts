@@ -56,6 +56,8 @@ export interface SignalHit {
 export interface SignalResult {
   name: SignalName;
   hits: SignalHit[];
+  /** How many files the signal chose its hits from (the semantic signal: the files with vectors), where known. */
+  population?: number;
 }
 
 /** How one signal ranked a file. */

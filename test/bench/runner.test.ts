@@ -91,6 +91,15 @@ describe("runBench", () => {
     const summary = summarize(records, ["default"], [500]);
     expect(summary).toContain("| strategy | n | R@1 | R@3 | R@5 | R@10 | file@500 | lines@500 | ms | over |");
     expect(summary).toMatch(/\| default \| 2 \| [\d.]+ \|/);
+    // No model could be loaded (offline, none cached): the summary says so instead of showing rows that measure nothing.
+    expect(records[0]!.semantic).toMatchObject({ model: null, notice: expect.any(String) });
+    expect(summary).toMatch(/Semantic signal: off in every instance \(.+\); the no-semantic and embeddings-only rows are left out/);
+    expect(summarize(records, ["default", "no-semantic"], [500])).not.toMatch(/\| no-semantic \|/);
+    // With a model's vectors, they are shown, and the model named.
+    const withModel = records.map((r) => ({ ...r, semantic: { model: "local some/model", notice: null }, strategies: { ...r.strategies, "no-semantic": r.strategies.default! } }));
+    const shown = summarize(withModel, ["default", "no-semantic"], [500]);
+    expect(shown).toContain("Semantic signal: local some/model in 2 of 2 instances.");
+    expect(shown).toMatch(/\| no-semantic \| 2 \|/);
   }, 60_000);
 
   it("records an instance it cannot materialise as failed and goes on", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuse } from "../../src/query/fusion.js";
+import { fuse, semanticGate } from "../../src/query/fusion.js";
 import { resolveRanking } from "../../src/query/ranking-config.js";
 import type { SignalResult } from "../../src/query/types.js";
 
@@ -30,5 +30,52 @@ describe("fuse", () => {
     const results: SignalResult[] = [{ name: "lexical", hits: hits("tests/test_cart.py", "docs/cart.md", "cart.py") }];
     expect(fuse(results, config, task).map((f) => f.path)).toEqual(["cart.py", "tests/test_cart.py", "docs/cart.md"]);
     expect(fuse(results, config, { aboutTests: true, aboutDocs: true }).map((f) => f.path)).toEqual(["tests/test_cart.py", "docs/cart.md", "cart.py"]);
+  });
+});
+
+describe("the semantic signal's gate: its weight scaled by its agreement with the other signals beyond chance", () => {
+  const config = resolveRanking({ weights: { lexical: 2, symbols: 0, references: 0, history: 0, semantic: 0.5 } });
+  const lexical = Array.from({ length: 30 }, (_, i) => `src/m${i}.py`);
+  const noise = Array.from({ length: 40 }, (_, i) => `src/other${i}.py`);
+  const withSemantic = (paths: string[], population: number): SignalResult[] => [
+    { name: "lexical", hits: hits(...lexical) },
+    { name: "semantic", hits: hits(...paths), population },
+  ];
+
+  it("a list that shares nothing with the others' best files (a useless model) gets no weight: the ranking is the others'", () => {
+    const results = withSemantic(noise, 2000);
+    expect(semanticGate(results, config, task)).toBe(0);
+    const without = fuse([results[0]!], config, task).map((f) => f.path);
+    expect(fuse(results, config, task).map((f) => f.path).slice(0, 30)).toEqual(without);
+  });
+
+  it("a list whose first file is one of the others' best, the rest noise (a model that knows the answer), gets weight, and lifts that file", () => {
+    const results = withSemantic(["src/m6.py", ...noise], 2000);
+    // Its first file agrees: 1 of a possible H(10) = 2.93, chance 2.93 × 20/2000; a third of the excess, at semanticAgreement 0.5 two thirds of the weight.
+    const possible = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].reduce((sum, i) => sum + 1 / i, 0);
+    const chance = (possible * 20) / 2000;
+    expect(semanticGate(results, config, task)).toBeCloseTo((1 - chance) / (possible - chance) / 0.5, 6);
+    const ranked = fuse(results, config, task).map((f) => f.path);
+    expect(ranked.indexOf("src/m6.py")).toBeLessThan(6);
+  });
+
+  it("agreement that chance gives in a small repository counts for nothing", () => {
+    // 12 files in all: the others' best 3 (a fifth of the files, rounded up) hold a quarter of any list.
+    const small = Array.from({ length: 12 }, (_, i) => `src/m${i}.py`);
+    const shuffled = [small[5]!, small[0]!, small[9]!, small[7]!, small[3]!, small[11]!, small[1]!, small[8]!, small[2]!, small[10]!];
+    const results: SignalResult[] = [{ name: "lexical", hits: hits(...small) }, { name: "semantic", hits: hits(...shuffled), population: 12 }];
+    expect(semanticGate(results, config, task)).toBeLessThan(0.35);
+    const agreeing: SignalResult[] = [{ name: "lexical", hits: hits(...small) }, { name: "semantic", hits: hits(...small.slice(0, 3), ...shuffled), population: 12 }];
+    expect(semanticGate(agreeing, config, task)).toBe(1);
+  });
+
+  it("is off at semanticAgreement 0, has nothing to gate without semantic hits, and nothing to check against alone", () => {
+    const results = withSemantic(noise, 2000);
+    expect(semanticGate(results, resolveRanking({ ...config, semanticAgreement: 0 }), task)).toBe(1);
+    expect(semanticGate([results[0]!], config, task)).toBe(1);
+    // The embeddings-only strategy: every other signal off.
+    const alone = resolveRanking({ weights: { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 1 } });
+    expect(semanticGate(results, alone, task)).toBe(1);
+    expect(fuse(results, alone, task).map((f) => f.path).slice(0, 2)).toEqual(["src/other0.py", "src/other1.py"]);
   });
 });

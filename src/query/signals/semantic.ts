@@ -24,5 +24,5 @@ export function semanticSignal(ctx: SignalContext): SignalResult {
     else if (file.names.length < 3) file.names.push(`${name} ${score.toFixed(2)}`);
   }
   const hits: PendingHit[] = [...files].map(([path, f]) => ({ path, score: f.best, evidence: `≈ ${f.names.join(", ")}` }));
-  return signalResult("semantic", hits, ctx.config.signalDepth);
+  return { ...signalResult("semantic", hits, ctx.config.signalDepth), population: ctx.store.vectors.fileCount() };
 }

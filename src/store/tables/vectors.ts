@@ -51,6 +51,11 @@ export class VectorTables {
     return this.#labels.get(label);
   }
 
+  /** Files that have vectors. */
+  fileCount(): number {
+    return this.#files.getCount();
+  }
+
   labelCount(): number {
     return this.#labels.getCount();
   }
