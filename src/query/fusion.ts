@@ -1,7 +1,7 @@
 import type { RankingConfig } from "./ranking-config.js";
 import { isTestPath } from "../core/languages.js";
 import { isDocPath } from "./task.js";
-import type { RankedFile, SignalName, SignalResult, TaskQuery } from "./types.js";
+import type { RankedFile, SignalResult, TaskQuery } from "./types.js";
 
 /**
  * Weighted reciprocal-rank fusion: a file's score is Σ weight[s] / (k + rank_s(file)) over the
@@ -10,8 +10,7 @@ import type { RankedFile, SignalName, SignalResult, TaskQuery } from "./types.js
  * scaled by its agreement with the others on this query (`semanticGate`).
  */
 export function fuse(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">): RankedFile[] {
-  const gate = semanticGate(results, config, task);
-  return fuseWeighted(results, config, task, (name) => config.weights[name] * (name === "semantic" ? gate : 1));
+  return fuseWeighted(results, config, task, semanticGate(results, config, task));
 }
 
 /** Semantic files compared, and the other signals' files they are compared with (at most). */
@@ -34,7 +33,7 @@ export function semanticGate(results: readonly SignalResult[], config: RankingCo
   if (full <= 0 || !semantic || semantic.hits.length === 0 || !config.weights.semantic) return 1;
   const population = Math.max(semantic.population ?? 0, semantic.hits.length);
   const against = Math.min(GATE_AGAINST, Math.ceil(population / 5));
-  const others = fuseWeighted(results, config, task, (name) => (name === "semantic" ? 0 : config.weights[name]));
+  const others = fuseWeighted(results.filter((r) => r.name !== "semantic"), config, task, 1);
   // Alone (every other signal off, or none found anything), it has nothing to be checked against.
   if (others.length === 0) return 1;
   const top = new Set(others.slice(0, against).map((f) => f.path));
@@ -49,11 +48,12 @@ export function semanticGate(results: readonly SignalResult[], config: RankingCo
   return Math.min(1, Math.max(0, (observed - chance) / (possible - chance) / full));
 }
 
-function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">, weightOf: (name: SignalName) => number): RankedFile[] {
+/** The fusion, with the semantic signal's weight times `semanticShare` (its evidence is kept at any share). */
+function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">, semanticShare: number): RankedFile[] {
   const files = new Map<string, RankedFile>();
   for (const { name, hits } of results) {
-    const weight = weightOf(name);
-    if (!weight) continue;
+    if (!config.weights[name]) continue;
+    const weight = config.weights[name] * (name === "semantic" ? semanticShare : 1);
     hits.forEach((hit, i) => {
       let file = files.get(hit.path);
       if (!file) files.set(hit.path, (file = { path: hit.path, score: 0, signals: {} }));

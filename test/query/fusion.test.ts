@@ -46,7 +46,10 @@ describe("the semantic signal's gate: its weight scaled by its agreement with th
     const results = withSemantic(noise, 2000);
     expect(semanticGate(results, config, task)).toBe(0);
     const without = fuse([results[0]!], config, task).map((f) => f.path);
-    expect(fuse(results, config, task).map((f) => f.path).slice(0, 30)).toEqual(without);
+    const fused = fuse(results, config, task);
+    expect(fused.map((f) => f.path).slice(0, 30)).toEqual(without);
+    // Its evidence is still shown (rank --json, the pack's headers), for nothing in the score.
+    expect(fused.find((f) => f.path === "src/other0.py")).toMatchObject({ score: 0, signals: { semantic: { rank: 1 } } });
   });
 
   it("a list whose first file is one of the others' best, the rest noise (a model that knows the answer), gets weight, and lifts that file", () => {
