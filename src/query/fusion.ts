@@ -20,7 +20,7 @@ const GATE_AGAINST = 20;
 /**
  * The share of the semantic signal's weight a query gets, 0–1. An embedding model can be useless
  * (not trained on code, the wrong language, broken weights) and nothing else would tell: its list
- * is then noise, and noise at a fifth of the lexical weight reorders the top files (rank fusion's
+ * is then noise, and noise even at a small weight reorders the top files (rank fusion's
  * scores are close there). So its best files are compared with the files the other signals rank
  * first: the share that agrees, weighted 1/rank, beyond what a random list of the same
  * repository would share (`population` files, `against` of them taken), at `semanticAgreement`
