@@ -37,10 +37,12 @@ const SEMANTIC_STRATEGIES = ["no-semantic", "embeddings-only"];
 function semanticLine(records: readonly InstanceRecord[]): { text: string; off: boolean } {
   const models = new Map<string, number>();
   for (const r of records) if (r.semantic?.model) models.set(r.semantic.model, (models.get(r.semantic.model) ?? 0) + 1);
-  if (models.size === 0) {
+  // Records written before the field existed say nothing: only an explicit "no model" leaves the rows out.
+  if (models.size === 0 && records.some((r) => r.semantic && r.semantic.model === null)) {
     const why = records.find((r) => r.semantic?.notice)?.semantic?.notice;
     return { off: true, text: `Semantic signal: off in every instance${why ? ` (${why})` : ""}; the ${SEMANTIC_STRATEGIES.join(" and ")} rows are left out. Its weight is unmeasured until a run with a real model: bench/results-tune/semantic.md has the command.` };
   }
+  if (models.size === 0) return { off: false, text: "Semantic signal: not recorded (records from before it was)." };
   const used = [...models].map(([model, n]) => `${model} in ${n} of ${records.length} instances`).join(", ");
   return { off: false, text: `Semantic signal: ${used}.` };
 }

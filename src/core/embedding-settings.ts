@@ -19,6 +19,17 @@ const PROVIDER_DEFAULTS: Record<Exclude<EmbedProvider, "local">, { endpoint: str
   voyage: { endpoint: "https://api.voyageai.com", model: "voyage-code-3", keyVariables: ["VOYAGE_API_KEY"], dimensions: null },
 };
 
+/**
+ * Why `settings` cannot embed at all (a hosted API without its key), or null. Asked where an
+ * embedder is made, not when settings are read: commands that never embed must not fail on it.
+ */
+export function missingKey(settings: EmbeddingSettings): string | null {
+  if (settings.provider === "local" || settings.provider === "none") return null;
+  const remote = PROVIDER_DEFAULTS[settings.provider];
+  if (remote.keyVariables.length === 0 || settings.apiKey !== null || settings.endpoint !== remote.endpoint) return null;
+  return `The ${settings.provider} embedding provider needs an API key: set ${remote.keyVariables.join(" or ")} (or CTXSMITH_EMBED_API_KEY).`;
+}
+
 /** How long a loaded model stays resident after its last use: milliseconds, or for the process's life. */
 export type KeepAlive = number | "always";
 
@@ -73,10 +84,6 @@ export function resolveEmbeddingSettings(overrides: Partial<EmbeddingSettings> =
   const cacheDir = overrides.cacheDir ?? resolve(nonEmpty(env.CTXSMITH_CACHE_DIR) ?? join(nonEmpty(env.XDG_CACHE_HOME) ?? join(homedir(), ".cache"), "contextsmith"));
   const endpoint = overrides.endpoint ?? nonEmpty(env.CTXSMITH_EMBED_URL) ?? remote?.endpoint ?? null;
   const apiKey = overrides.apiKey ?? [env.CTXSMITH_EMBED_API_KEY, ...(remote?.keyVariables.map((name) => env[name]) ?? [])].map(nonEmpty).find((key) => key !== undefined) ?? null;
-  // The hosted APIs refuse every request without a key: say so before any work is done (a stand-in server at another URL may need none).
-  if (remote && remote.keyVariables.length > 0 && apiKey === null && endpoint === remote.endpoint) {
-    throw new ContextSmithError("INVALID_ARGUMENT", `The ${provider} embedding provider needs an API key: set ${remote.keyVariables.join(" or ")} (or CTXSMITH_EMBED_API_KEY).`);
-  }
   return Object.freeze({
     provider,
     model,

@@ -30,7 +30,7 @@ const GATE_AGAINST = 20;
 export function semanticGate(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">): number {
   const full = config.semanticAgreement;
   const semantic = results.find((r) => r.name === "semantic");
-  if (full <= 0 || !semantic || semantic.hits.length === 0 || !config.weights.semantic) return 1;
+  if (!(full > 0) || !semantic || semantic.hits.length === 0 || !config.weights.semantic) return 1;
   const population = Math.max(semantic.population ?? 0, semantic.hits.length);
   const against = Math.min(GATE_AGAINST, Math.ceil(population / 5));
   const others = fuseWeighted(results.filter((r) => r.name !== "semantic"), config, task, 1);

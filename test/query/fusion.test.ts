@@ -75,6 +75,8 @@ describe("the semantic signal's gate: its weight scaled by its agreement with th
   it("is off at semanticAgreement 0, has nothing to gate without semantic hits, and nothing to check against alone", () => {
     const results = withSemantic(noise, 2000);
     expect(semanticGate(results, resolveRanking({ ...config, semanticAgreement: 0 }), task)).toBe(1);
+    // An override that leaves the setting undefined is no gate, not NaN scores.
+    expect(semanticGate(results, { ...config, semanticAgreement: undefined as unknown as number }, task)).toBe(1);
     expect(semanticGate([results[0]!], config, task)).toBe(1);
     // The embeddings-only strategy: every other signal off.
     const alone = resolveRanking({ weights: { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 1 } });

@@ -1,7 +1,8 @@
 import { LocalEmbedder, LocalReranker } from "./local.js";
 import { locateModel } from "./model-store.js";
 import { GeminiEmbedder, OllamaEmbedder, OpenAIEmbedder, VoyageEmbedder, type RemoteOptions } from "./remote.js";
-import type { EmbeddingSettings } from "../../core/embedding-settings.js";
+import { missingKey, type EmbeddingSettings } from "../../core/embedding-settings.js";
+import { ContextSmithError } from "../../core/errors.js";
 import type { DownloadProgress, Embedder, Reranker } from "./types.js";
 
 /** What a provider needs besides the settings. */
@@ -14,12 +15,15 @@ export interface ProviderOptions {
 
 /** The configured embedding provider, or null when semantic search is turned off (`none`). */
 export function createEmbedder(settings: EmbeddingSettings, options: ProviderOptions): Embedder | null {
+  const missing = missingKey(settings);
+  if (missing) throw new ContextSmithError("INVALID_ARGUMENT", missing);
   const remote = (): RemoteOptions => ({ endpoint: settings.endpoint!, model: settings.model, apiKey: settings.apiKey, dimensions: settings.dimensions, signal: options.signal });
   switch (settings.provider) {
     case "none":
       return null;
     case "ollama":
-      return new OllamaEmbedder(remote());
+      // Ollama's /api/embed cannot shorten vectors: a size asked of it would only rename the space.
+      return new OllamaEmbedder({ ...remote(), dimensions: null });
     case "openai":
       return new OpenAIEmbedder(remote());
     case "gemini":

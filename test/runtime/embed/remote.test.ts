@@ -201,8 +201,11 @@ describe("Gemini and Voyage AI providers (against local stand-in servers)", () =
     expect(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini", GOOGLE_API_KEY: "k2" }).apiKey).toBe("k2");
     const voyage = resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "Voyage", VOYAGE_API_KEY: "v", CTXSMITH_EMBED_DIMENSIONS: "512" });
     expect(voyage).toMatchObject({ provider: "voyage", model: "voyage-code-3", endpoint: "https://api.voyageai.com", apiKey: "v", dimensions: 512 });
-    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "voyage" })).toThrow(/voyage embedding provider needs an API key: set VOYAGE_API_KEY/);
-    expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini" })).toThrow(/GEMINI_API_KEY or GOOGLE_API_KEY/);
+    // Settings without a key still resolve (commands that never embed go on); making the embedder says what is missing.
+    expect(() => createEmbedder(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "voyage" }), { threads: 1 })).toThrow(/voyage embedding provider needs an API key: set VOYAGE_API_KEY/);
+    expect(() => createEmbedder(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini" }), { threads: 1 })).toThrow(/GEMINI_API_KEY or GOOGLE_API_KEY/);
+    const ollama = createEmbedder(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "ollama", CTXSMITH_EMBED_MODEL: "m", CTXSMITH_EMBED_DIMENSIONS: "64" }), { threads: 1 });
+    expect(ollama).toBeInstanceOf(OllamaEmbedder);
     // A stand-in server elsewhere may need no key.
     expect(resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "gemini", CTXSMITH_EMBED_URL: "http://127.0.0.1:1" }).apiKey).toBeNull();
     expect(() => resolveEmbeddingSettings({}, { CTXSMITH_EMBED_PROVIDER: "cohere" })).toThrow(/local, ollama, openai, gemini, voyage or none/);
