@@ -18,8 +18,15 @@ export interface RemoteOptions {
 
 type RemoteProvider = Exclude<EmbedProvider, "local">;
 
-/** Tries of one request in all, when the server answers "rate limited" (429) or "busy" (502, 503, 504). */
+/** Tries of one request in all, when the server answers "busy" (502, 503, 504). */
 const ATTEMPTS = 4;
+/**
+ * A rate limit (429) without `Retry-After` is tried longer and waited for 5× longer (5, 10, 20,
+ * 40 s by default): hosted APIs count requests per minute (Gemini's free tier answers 429 with no
+ * header), so the window has to pass.
+ */
+const RATE_LIMIT_ATTEMPTS = 5;
+const RATE_LIMIT_FACTOR = 5;
 /** A `Retry-After` longer than this is not waited for: the error says so instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
 const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
@@ -108,14 +115,15 @@ abstract class RemoteEmbedder implements Embedder {
 
   /** Milliseconds to wait before the next try, or null when this answer is final. */
   private retryWait(response: Response, attempt: number): number | null {
-    if (!RETRIED_STATUSES.has(response.status) || attempt >= ATTEMPTS) return null;
+    const limited = response.status === 429;
+    if (!RETRIED_STATUSES.has(response.status) || attempt >= (limited ? RATE_LIMIT_ATTEMPTS : ATTEMPTS)) return null;
     const header = response.headers.get("retry-after");
     if (header !== null) {
       const seconds = Number(header);
       const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
       if (Number.isFinite(ms)) return ms > MAX_RETRY_AFTER_MS ? null : Math.max(0, ms);
     }
-    return (this.options.backoffMs ?? 1000) * 2 ** (attempt - 1);
+    return (this.options.backoffMs ?? 1000) * (limited ? RATE_LIMIT_FACTOR : 1) * 2 ** (attempt - 1);
   }
 
   protected error(what: string): ContextSmithError {

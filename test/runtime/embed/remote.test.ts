@@ -126,6 +126,7 @@ function hostedServer(log: HostedCall[]): Server {
         return void res.writeHead(429, { "retry-after": "0" }).end('{"error":"rate limited"}');
       }
       if (texts.includes("overloaded")) return void res.writeHead(503).end("overloaded");
+      if (texts.includes("quota")) return void res.writeHead(429).end('{"error":"quota"}');
       if (texts.includes("forbidden")) return void res.writeHead(403).end('{"error":"bad key"}');
       res.setHeader("content-type", "application/json");
       if (req.url!.startsWith("/v1beta/models/") && req.url!.endsWith(":batchEmbedContents")) {
@@ -189,6 +190,12 @@ describe("Gemini and Voyage AI providers (against local stand-in servers)", () =
     log.length = 0;
     await expect(voyage.embed(["overloaded"], "document")).rejects.toMatchObject({ code: "IO_ERROR", message: expect.stringMatching(/voyage embedding server \(model voyage-code-3\) answered HTTP 503/) });
     expect(log).toHaveLength(4);
+    log.length = 0;
+    // A rate limit without Retry-After (Gemini's free tier): tried 5 times, waiting 5× the backoff (5, 10, 20, 40 ms here).
+    const started = Date.now();
+    await expect(voyage.embed(["quota"], "document")).rejects.toThrow(/HTTP 429 .*rate limited; tried again and gave up/);
+    expect(log).toHaveLength(5);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
     log.length = 0;
     await expect(voyage.embed(["forbidden"], "document")).rejects.toThrow(/HTTP 403 .*check the API key/);
     expect(log).toHaveLength(1);
