@@ -16,6 +16,8 @@ export function fuse(results: readonly SignalResult[], config: RankingConfig, ta
 /** Semantic files compared, and the other signals' files they are compared with (at most). */
 const GATE_DEPTH = 10;
 const GATE_AGAINST = 20;
+/** Semantic files after the compared ones that say how often this list agrees by chance. */
+const GATE_BACKGROUND = 40;
 
 /**
  * The share of the semantic signal's weight a query gets, 0–1. An embedding model can be useless
@@ -43,7 +45,12 @@ export function semanticGate(results: readonly SignalResult[], config: RankingCo
     possible += 1 / (i + 1);
     if (top.has(hit.path)) observed += 1 / (i + 1);
   });
-  const chance = (possible * top.size) / population;
+  // What a list of this model shares by chance: at least the uniform rate, or the rate its own
+  // deeper files share (a list of noise favours files with many definitions, which the other
+  // signals favour too: chance is then higher than uniform).
+  const deeper = semantic.hits.slice(GATE_DEPTH, GATE_DEPTH + GATE_BACKGROUND);
+  const background = deeper.length >= GATE_DEPTH ? deeper.filter((hit) => top.has(hit.path)).length / deeper.length : 0;
+  const chance = possible * Math.max(top.size / population, background);
   if (possible - chance <= 0) return 0;
   return Math.min(1, Math.max(0, (observed - chance) / (possible - chance) / full));
 }

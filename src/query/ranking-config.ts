@@ -80,10 +80,11 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     references: 0.5,
     history: 0.5,
     // Not tuned on a real model: none can be downloaded on the machines that tune. Set with
-    // stand-in models on 56 tuning instances (bench/results-tune/semantic.md): with this weight and
-    // `semanticAgreement` 0.5, a useless model (random vectors) costs nothing at any R@k, where the
-    // ungated 0.5 before cost R@1 −7.2 and R@5 −5.3; a model that knows the answers still lifts R@1
-    // +7.1 and R@3 +5.3. A real model's rows: CTXSMITH_EMBED_MODEL=… ctxsmith bench (same file).
+    // stand-in models on both tuning sets (bench/results-tune/semantic.md): with this weight and
+    // `semanticAgreement` 0.5, a useless model (random vectors) costs nothing on the Python set and
+    // R@1 −1.3 on the multi-language one, where the ungated 0.5 before cost R@1 −7.2 and −4.0; a
+    // model that knows the answers still lifts R@1 +7.1 and +6.7. A real model's rows:
+    // CTXSMITH_EMBED_MODEL=… ctxsmith bench (same file).
     semantic: 0.35,
     // Off: on the tuning split each of these lost more than it found (bench/results-tune/summary.md).
     cochange: 0,

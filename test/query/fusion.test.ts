@@ -62,6 +62,14 @@ describe("the semantic signal's gate: its weight scaled by its agreement with th
     expect(ranked.indexOf("src/m6.py")).toBeLessThan(6);
   });
 
+  it("a list whose deeper files keep landing on the others' best (noise that favours big files) sets its own, higher chance", () => {
+    // First file agrees; so do a third of files 11–50, where a uniform draw would share 1%.
+    const deep = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? `src/m${(i % 19) + 1}.py` : `src/other${i}.py`));
+    const results = withSemantic(["src/m0.py", ...noise.slice(0, 9), ...deep], 2000);
+    const uniform = withSemantic(["src/m0.py", ...noise.slice(0, 9), ...noise.slice(10, 40), ...noise.slice(0, 10).map((p) => `${p}x`)], 2000);
+    expect(semanticGate(results, config, task)).toBeLessThan(semanticGate(uniform, config, task) / 2);
+  });
+
   it("agreement that chance gives in a small repository counts for nothing", () => {
     // 12 files in all: the others' best 3 (a fifth of the files, rounded up) hold a quarter of any list.
     const small = Array.from({ length: 12 }, (_, i) => `src/m${i}.py`);
