@@ -81,9 +81,9 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     history: 0.5,
     // Not tuned on a real model: none can be downloaded on the machines that tune. Set with
     // stand-in models on both tuning sets (bench/results-tune/semantic.md): with this weight and
-    // `semanticAgreement` 0.5, a useless model (random vectors) costs nothing on the Python set and
-    // R@1 −1.3 on the multi-language one, where the ungated 0.5 before cost R@1 −7.2 and −4.0; a
-    // model that knows the answers still lifts R@1 +7.1 and +6.7. A real model's rows:
+    // `semanticAgreement` 0.8, a useless model (random vectors) costs R@1 −1.2 (Python, 83) and
+    // −1.3 (multi-language, 75), where the ungated 0.5 before cost −9.6 and −4.0; a model that
+    // knows the answers still lifts R@1 +4.9 and +6.7. A real model's rows:
     // CTXSMITH_EMBED_MODEL=… ctxsmith bench (same file).
     semantic: 0.35,
     // Off: on the tuning split each of these lost more than it found (bench/results-tune/summary.md).
@@ -100,7 +100,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   bm25: Object.freeze({ k1: 1.2, b: 0.75 }),
   pathBoost: 2,
   neighbourSeeds: 5,
-  semanticAgreement: 0.5,
+  semanticAgreement: 0.8,
   pack: Object.freeze({
     encoding: "cl100k_base",
     maxFiles: 5,
