@@ -1,4 +1,4 @@
-import { fuse } from "./fusion.js";
+import { fuse, semanticGate } from "./fusion.js";
 import { callgraphSignal } from "./signals/callgraph.js";
 import { changelogSignal } from "./signals/changelog.js";
 import { centralitySignal } from "./signals/centrality.js";
@@ -66,7 +66,8 @@ export function rankFiles(ctx: Omit<SignalContext, "seeds">, options: { compute?
     files = fuse(results, ctx.config, ctx.task);
   }
   timings.fusion = round(performance.now() - t0);
-  return { files, timings, results };
+  const semanticFound = results.some((r) => r.name === "semantic" && r.hits.length > 0) && ctx.config.weights.semantic > 0;
+  return { files, timings, results, ...(semanticFound ? { semanticShare: round(semanticGate(results, ctx.config, ctx.task)) } : {}) };
 }
 
 function round(ms: number): number {

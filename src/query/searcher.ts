@@ -96,8 +96,8 @@ export class Searcher {
 
   /** Ranks files for `task`, best first. */
   rank(task: string, options: RankOptions = {}): RankResult {
-    const { files, timings } = this.rankWithSignals(task, options);
-    return { files, timings };
+    const { results: _results, ...ranked } = this.rankWithSignals(task, options);
+    return ranked;
   }
 
   /** A file's symbols as indexed (memoised). */

@@ -82,6 +82,11 @@ export interface RankResult {
   timings: Record<string, number>;
   /** What the ranking could not use and why (the semantic signal skipped, say), for the user to see. */
   notices?: string[];
+  /**
+   * The share (0–1) of its weight the semantic signal had for this task, when it found anything:
+   * how far it agreed with the other signals beyond chance (`semanticGate` in fusion.ts).
+   */
+  semanticShare?: number;
 }
 
 /**

@@ -39,6 +39,12 @@ describe("semantic search from the CLI (generated models)", () => {
     const ranked = JSON.parse(runCli(["rank", "charge the declined card again", "--path", repo.root, "--json"], { env }).stdout) as { files: Array<{ signals: Record<string, { evidence: string }> }>; notices: string[] };
     expect(ranked.notices).toEqual([]);
     expect(ranked.files.some((f) => /^≈ /.test(f.signals.semantic?.evidence ?? ""))).toBe(true);
+    // How much of its weight the semantic signal had for this task (the gate over its agreement with the others).
+    const share = (ranked as unknown as { semanticShare: number }).semanticShare;
+    expect(share).toBeGreaterThanOrEqual(0);
+    expect(share).toBeLessThanOrEqual(1);
+    const lexicalOnly = JSON.parse(runCli(["rank", "charge the declined card again", "--path", repo.root, "--json"], { env: { ...env, CTXSMITH_EMBED_PROVIDER: "none" } }).stdout) as Record<string, unknown>;
+    expect(lexicalOnly).not.toHaveProperty("semanticShare");
     const r = runCli(["context", "charge the declined card again", "--path", repo.root, "--budget", "500", "--rerank", "--json"], { env });
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { tokens: number; files: string[]; notices: string[] };

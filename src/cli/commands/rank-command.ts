@@ -29,9 +29,9 @@ export function rankCommand(io: CliIO) {
         else io.stdout.write(formatRanking(result.files.map((f) => ({ ...f, path: `${f.repo}: ${f.path}${expansionLabel(f) ? ` (${expansionLabel(f)})` : ""}` }))));
         return;
       }
-      const { files, notices } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit: args.limit }));
+      const { files, notices, semanticShare } = await withQueryEngine(args, io, (engine, options) => engine.rank(task, { ...options, limit: args.limit }));
       printNotices(notices, io);
-      if (args.json) io.stdout.write(`${JSON.stringify({ files: files.map(toJson), notices: notices ?? [] })}\n`);
+      if (args.json) io.stdout.write(`${JSON.stringify({ files: files.map(toJson), notices: notices ?? [], ...(semanticShare === undefined ? {} : { semanticShare }) })}\n`);
       else io.stdout.write(formatRanking(files));
     },
   };
