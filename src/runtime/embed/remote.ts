@@ -77,6 +77,11 @@ abstract class RemoteEmbedder implements Embedder {
     return this.options.endpoint.replace(/\/+$/, "");
   }
 
+  /** `path` under the API's `/v1`, whether the configured endpoint ends with it or not. */
+  protected v1(path: string): string {
+    return this.base.endsWith("/v1") ? path : `/v1${path}`;
+  }
+
   /** How the key is sent: a bearer token, unless the API wants its own header. */
   protected authHeaders(): Record<string, string> {
     return this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
@@ -163,9 +168,8 @@ export class OpenAIEmbedder extends RemoteEmbedder {
   }
 
   protected async request(texts: readonly string[]): Promise<number[][]> {
-    const path = this.base.endsWith("/v1") ? "/embeddings" : "/v1/embeddings";
     const dimensions = this.options.dimensions ? { dimensions: this.options.dimensions } : {};
-    return inInputOrder((await this.post(path, { model: this.options.model, input: texts, ...dimensions })) as never, (what) => this.error(what));
+    return inInputOrder((await this.post(this.v1("/embeddings"), { model: this.options.model, input: texts, ...dimensions })) as never, (what) => this.error(what));
   }
 }
 
@@ -179,10 +183,9 @@ export class VoyageEmbedder extends RemoteEmbedder {
   }
 
   protected async request(texts: readonly string[], kind: EmbedKind): Promise<number[][]> {
-    const path = this.base.endsWith("/v1") ? "/embeddings" : "/v1/embeddings";
     const dimensions = this.options.dimensions ? { output_dimension: this.options.dimensions } : {};
     const body = { model: this.options.model, input: texts, input_type: kind, truncation: true, ...dimensions };
-    return inInputOrder((await this.post(path, body)) as never, (what) => this.error(what));
+    return inInputOrder((await this.post(this.v1("/embeddings"), body)) as never, (what) => this.error(what));
   }
 }
 
