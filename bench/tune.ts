@@ -17,6 +17,9 @@
  * discount, whole-file size — by a coordinate search on file and lines in budget (mean over
  * repositories of file@b and lines@b over the budgets), re-packing with the real token counts.
  *
+ * With `--mix-sweep 1`, it re-fuses over the score term's share (`scoreMix`) alone and picks it
+ * leave-one-repository-out (bench/results-tune/fusion.md).
+ *
  * With `--semantic-sweep 1`, it only re-fuses each instance over a grid of the semantic signal's
  * weight and gate (`semanticAgreement`) and prints R@k per cell: run it on the signals of a bench
  * run with a useless model and of one with a useful one (bench/results-tune/semantic.md).
@@ -39,7 +42,7 @@ import { DEFAULT_RANKING, resolveRanking, type PackConfig, type RankingConfig, t
 import type { SignalName } from "../src/query/types.js";
 import { benchArgs } from "./args.js";
 
-const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N] [--exchange-only 1] [--semantic-sweep 1]", ["signals"]);
+const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N] [--exchange-only 1] [--semantic-sweep 1] [--mix-sweep 1] [--semantic W]", ["signals"]);
 const dir = opt("signals")!;
 const rounds = Number(opt("rounds", "3"));
 const caches: SignalCache[] = readdirSync(dir)
@@ -47,7 +50,7 @@ const caches: SignalCache[] = readdirSync(dir)
   .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as SignalCache)
   .filter((c) => c.gold.length > 0);
 
-type Params = { weights: Record<SignalName, number>; rrfK: number; testPenalty: number; semanticAgreement?: number };
+type Params = { weights: Record<SignalName, number>; rrfK: number; scoreMix: number; testPenalty: number; semanticAgreement?: number };
 const KS = [1, 3, 5, 10];
 const SIGNAL_GRID: Record<SignalName, number[]> = {
   lexical: [0, 0.5, 1, 1.5, 2, 3],
@@ -65,11 +68,12 @@ const SIGNAL_GRID: Record<SignalName, number[]> = {
   changelog: [0, 0.1, 0.25, 0.5, 1, 2],
 };
 const K_GRID = [5, 10, 20, 40, 60, 100];
+const MIX_GRID = [0, 0.25, 0.5, 1, 1.5, 2];
 const PENALTY_GRID = [0.2, 0.35, 0.5, 0.7, 1];
 
 /** Per-instance recall at each k under `params`. */
 function recalls(params: Params, cache: SignalCache): number[] {
-  const config = resolveRanking({ weights: params.weights, rrfK: params.rrfK, testPenalty: params.testPenalty, ...(params.semanticAgreement === undefined ? {} : { semanticAgreement: params.semanticAgreement }) } as RankingOverrides);
+  const config = resolveRanking({ weights: params.weights, rrfK: params.rrfK, scoreMix: params.scoreMix, testPenalty: params.testPenalty, ...(params.semanticAgreement === undefined ? {} : { semanticAgreement: params.semanticAgreement }) } as RankingOverrides);
   const ranked = fuse(cache.results, config, cache);
   const rank = new Map(ranked.map((f, i) => [f.path, i + 1]));
   const worst = Math.max(...cache.gold.map((g) => rank.get(g) ?? Infinity));
@@ -90,7 +94,7 @@ function score(params: Params, set: SignalCache[]): { objective: number; perK: n
 
 /** Coordinate search from the defaults: each parameter over its grid in turn, `rounds` times. */
 function tune(set: SignalCache[]): Params {
-  let best: Params = { weights: { ...DEFAULT_RANKING.weights }, rrfK: DEFAULT_RANKING.rrfK, testPenalty: DEFAULT_RANKING.testPenalty };
+  let best: Params = { ...defaults, weights: { ...defaults.weights } };
   let bestScore = score(best, set).objective;
   const tryParams = (candidate: Params): void => {
     const s = score(candidate, set).objective;
@@ -104,6 +108,7 @@ function tune(set: SignalCache[]): Params {
       for (const w of SIGNAL_GRID[name]) tryParams({ ...best, weights: { ...best.weights, [name]: w } });
     }
     for (const k of K_GRID) tryParams({ ...best, rrfK: k });
+    for (const scoreMix of MIX_GRID) tryParams({ ...best, scoreMix });
     for (const p of PENALTY_GRID) tryParams({ ...best, testPenalty: p });
   }
   return best;
@@ -111,7 +116,8 @@ function tune(set: SignalCache[]): Params {
 
 const fmt = (x: number): string => (100 * x).toFixed(1);
 const repos = [...new Set(caches.map((c) => c.repo))].sort();
-const defaults: Params = { weights: { ...DEFAULT_RANKING.weights }, rrfK: DEFAULT_RANKING.rrfK, testPenalty: DEFAULT_RANKING.testPenalty };
+// `--semantic W` sets the semantic weight the sweeps start from (0: as without a model).
+const defaults: Params = { weights: { ...DEFAULT_RANKING.weights, ...(opt("semantic") === undefined ? {} : { semantic: Number(opt("semantic")) }) }, rrfK: DEFAULT_RANKING.rrfK, scoreMix: DEFAULT_RANKING.scoreMix, testPenalty: DEFAULT_RANKING.testPenalty };
 if (opt("semantic-sweep")) {
   // Over all instances and per repository mean; the instances without semantic hits say how many the signal reached.
   const reached = caches.filter((c) => c.results.some((r) => r.name === "semantic" && r.hits.length > 0)).length;
@@ -129,6 +135,24 @@ if (opt("semantic-sweep")) {
       rows.push(`| ${weight} | ${semanticAgreement === 0 ? "off" : semanticAgreement} | ${macro.map(fmt).join(" / ")} | ${micro.map(fmt).join(" / ")} |`);
     }
   }
+  process.stdout.write(`${rows.join("\n")}\n`);
+  process.exit(0);
+}
+if (opt("mix-sweep")) {
+  // The score term's share (scoreMix) over its grid with the other defaults, then leave one
+  // repository out: the value chosen on the others, scored on the held-out one.
+  const micro = (params: Params): number[] => KS.map((_, i) => caches.reduce((sum, c) => sum + recalls(params, c)[i]!, 0) / caches.length);
+  const rows = [`${caches.length} instances, ${repos.length} repositories. R@1 / R@3 / R@5 / R@10, mean over repositories, then over all instances.`, "", "| scoreMix | macro | micro |", "| --- | --- | --- |"];
+  for (const scoreMix of MIX_GRID) rows.push(`| ${scoreMix} | ${score({ ...defaults, scoreMix }, caches).perK.map(fmt).join(" / ")} | ${micro({ ...defaults, scoreMix }).map(fmt).join(" / ")} |`);
+  const picks: number[] = [];
+  const held = repos.map((repo) => {
+    const others = caches.filter((c) => c.repo !== repo);
+    const pick = MIX_GRID.reduce((best, m) => (score({ ...defaults, scoreMix: m }, others).objective > score({ ...defaults, scoreMix: best }, others).objective + 1e-9 ? m : best), MIX_GRID[0]!);
+    picks.push(pick);
+    return score({ ...defaults, scoreMix: pick }, caches.filter((c) => c.repo === repo)).perK;
+  });
+  const mean = KS.map((_, i) => held.reduce((sum, r) => sum + r[i]!, 0) / held.length);
+  rows.push("", `Leave one repository out: scoreMix chosen on the others ${picks.join(", ")}; held-out macro R@1/3/5/10 ${mean.map(fmt).join(" / ")}.`);
   process.stdout.write(`${rows.join("\n")}\n`);
   process.exit(0);
 }
@@ -196,7 +220,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
   const texts = new Map(packs.map((p) => [p.instance_id, new Map(p.files.map((f) => [f.path, { text: version(f), symbols: f.symbols }]))]));
   for (const p of packs) p.files = []; // the texts live on in `versions`
   const counter = new TokenWorker(DEFAULT_RANKING.pack.encoding);
-  const base = resolveRanking({ weights: fusion.weights, rrfK: fusion.rrfK, testPenalty: fusion.testPenalty } as RankingOverrides);
+  const base = resolveRanking({ weights: fusion.weights, rrfK: fusion.rrfK, scoreMix: fusion.scoreMix, testPenalty: fusion.testPenalty } as RankingOverrides);
 
   /** Per repository, the mean over budgets of file@b and lines@b; returned as the macro means [file@b..., lines@b...]. */
   const evaluate = async (pack: PackConfig): Promise<{ objective: number; perMetric: number[]; micro: number[] }> => {

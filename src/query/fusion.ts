@@ -4,9 +4,11 @@ import { isDocPath } from "./task.js";
 import type { RankedFile, SignalResult, TaskQuery } from "./types.js";
 
 /**
- * Weighted reciprocal-rank fusion: a file's score is Σ weight[s] / (k + rank_s(file)) over the
- * signals that found it. Ranks, not raw scores, so signals with incomparable scales combine;
- * then tests and docs are demoted unless the task is about them. The semantic signal's weight is
+ * Weighted reciprocal-rank fusion with a score term: a file's score is
+ * Σ weight[s] × (1 / (k + rank_s(file)) + scoreMix × score_s(file) / (score_s(top) × (k + 1)))
+ * over the signals that found it. Ranks combine signals of incomparable scales; each list's scores
+ * as shares of its own best keep what ranks lose (a clear winner stays ahead of its neighbours).
+ * Then tests and docs are demoted unless the task is about them. The semantic signal's weight is
  * scaled by its agreement with the others on this query (`semanticGate`).
  */
 export function fuse(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">): RankedFile[] {
@@ -61,10 +63,14 @@ function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, t
   for (const { name, hits } of results) {
     if (!config.weights[name]) continue;
     const weight = config.weights[name] * (name === "semantic" ? semanticShare : 1);
+    // The score term: the share of the list's best score, worth `scoreMix` of the first rank's term.
+    // Not for the semantic list: its cosines sit close together, so shares of its best are all near 1.
+    const top = hits[0]?.score ?? 0;
+    const scoreTerm = config.scoreMix > 0 && top > 0 && name !== "semantic" ? config.scoreMix / (top * (config.rrfK + 1)) : 0;
     hits.forEach((hit, i) => {
       let file = files.get(hit.path);
       if (!file) files.set(hit.path, (file = { path: hit.path, score: 0, signals: {} }));
-      file.score += weight / (config.rrfK + i + 1);
+      file.score += weight * (1 / (config.rrfK + i + 1) + scoreTerm * Math.max(0, hit.score));
       file.signals[name] = { rank: i + 1, score: round(hit.score), evidence: hit.evidence };
     });
   }

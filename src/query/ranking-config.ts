@@ -10,6 +10,13 @@ import type { SignalName } from "./types.js";
 export interface RankingConfig {
   /** Weighted reciprocal-rank fusion: score(f) = Σ weight[s] / (k + rank_s(f)). */
   readonly rrfK: number;
+  /**
+   * Each signal also adds its own score, as a share of its best file's score, at `scoreMix` times
+   * the weight its first file gets from the rank term: score(f) += weight[s] × scoreMix ×
+   * (score_s(f) / score_s(top)) / (k + 1). Ranks alone make a list's clear winner and its
+   * near-miss equal neighbours; 0 fuses by ranks only.
+   */
+  readonly scoreMix: number;
   /** Per-signal weight; 0 turns a signal off (it is then not even computed). */
   readonly weights: Readonly<Record<SignalName, number>>;
   /** Each signal contributes at most this many files. */
@@ -74,18 +81,20 @@ export interface PackConfig {
  */
 export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   rrfK: 60,
+  // From the fusion sweep on both tuning sets (bench/results-tune/fusion.md): leave-one-repository-
+  // out picks 1 for 22 of 23 held-out repositories; multi-language R@1 +5.0, Python +0.6 (macro).
+  scoreMix: 1,
   weights: Object.freeze({
     lexical: 2,
     symbols: 1,
     references: 0.5,
     history: 0.5,
     // Not tuned on a real model: none can be downloaded on the machines that tune. Set with
-    // stand-in models on both tuning sets (bench/results-tune/semantic.md): with this weight and
-    // `semanticAgreement` 0.8, a useless model (random vectors) costs R@1 −1.2 (Python, 83) and
-    // −1.3 (multi-language, 75), where the ungated 0.5 before cost −9.6 and −4.0; a model that
-    // knows the answers still lifts R@1 +4.9 and +6.7. A real model's rows:
-    // CTXSMITH_EMBED_MODEL=… ctxsmith bench (same file).
-    semantic: 0.35,
+    // stand-in models on both tuning sets (bench/results-tune/semantic.md, fusion.md): with this
+    // weight, `scoreMix` 1 and `semanticAgreement` 0.8, a useless model (random vectors) costs R@1
+    // −1.2 (Python, 83 instances) and −1.3 (multi-language, 75), micro; a model that knows the
+    // answers lifts R@1 +2.5 and +2.7. A real model's rows: CTXSMITH_EMBED_MODEL=… ctxsmith bench.
+    semantic: 0.5,
     // Off: on the tuning split each of these lost more than it found (bench/results-tune/summary.md).
     cochange: 0,
     callgraph: 0,

@@ -8,7 +8,7 @@ const task = { aboutTests: false, aboutDocs: false };
 
 describe("fuse", () => {
   it("adds weighted reciprocal ranks over the signals and records each signal's rank", () => {
-    const config = resolveRanking({ rrfK: 10, weights: { lexical: 1, symbols: 2 } });
+    const config = resolveRanking({ rrfK: 10, scoreMix: 0, weights: { lexical: 1, symbols: 2 } });
     const results: SignalResult[] = [
       { name: "lexical", hits: hits("a.py", "b.py") },
       { name: "symbols", hits: hits("b.py", "c.py") },
@@ -17,6 +17,27 @@ describe("fuse", () => {
     expect(ranked.map((f) => f.path)).toEqual(["b.py", "c.py", "a.py"]);
     expect(ranked[0]!.score).toBeCloseTo(1 / 12 + 2 / 11);
     expect(ranked[0]!.signals).toEqual({ lexical: { rank: 2, score: 9, evidence: "" }, symbols: { rank: 1, score: 10, evidence: "" } });
+  });
+
+  it("adds each list's scores as shares of its best, scoreMix times its first rank's term: a clear winner stays ahead", () => {
+    // lexical: a.py far ahead of b.py; symbols: b.py just ahead of a.py. By ranks alone they tie.
+    const results: SignalResult[] = [
+      { name: "lexical", hits: [{ path: "a.py", score: 100, evidence: "" }, { path: "b.py", score: 10, evidence: "" }] },
+      { name: "symbols", hits: [{ path: "b.py", score: 50, evidence: "" }, { path: "a.py", score: 49, evidence: "" }] },
+    ];
+    const weights = { lexical: 1, symbols: 1, references: 0, history: 0 };
+    const ranks = fuse(results, resolveRanking({ rrfK: 10, scoreMix: 0, weights }), task);
+    expect(ranks[0]!.score).toBeCloseTo(ranks[1]!.score);
+    const mixed = fuse(results, resolveRanking({ rrfK: 10, scoreMix: 1, weights }), task);
+    expect(mixed.map((f) => f.path)).toEqual(["a.py", "b.py"]);
+    expect(mixed[0]!.score).toBeCloseTo(1 / 11 + 1 / 11 + 1 / 12 + 49 / 50 / 11);
+    expect(mixed[1]!.score).toBeCloseTo(1 / 12 + 10 / 100 / 11 + 1 / 11 + 1 / 11);
+  });
+
+  it("gives the semantic list ranks only (its cosines are all near its best)", () => {
+    const results: SignalResult[] = [{ name: "semantic", hits: [{ path: "a.py", score: 0.31, evidence: "" }, { path: "b.py", score: 0.3, evidence: "" }] }];
+    const config = resolveRanking({ rrfK: 10, scoreMix: 1, weights: { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 1 } });
+    expect(fuse(results, config, task).map((f) => f.score)).toEqual([1 / 11, 1 / 12]);
   });
 
   it("ignores signals with weight 0", () => {
@@ -34,7 +55,8 @@ describe("fuse", () => {
 });
 
 describe("the semantic signal's gate: its weight scaled by its agreement with the other signals beyond chance", () => {
-  const config = resolveRanking({ weights: { lexical: 2, symbols: 0, references: 0, history: 0, semantic: 0.5 } });
+  // Ranks only: the gate is what is tested.
+  const config = resolveRanking({ scoreMix: 0, weights: { lexical: 2, symbols: 0, references: 0, history: 0, semantic: 0.5 } });
   const lexical = Array.from({ length: 30 }, (_, i) => `src/m${i}.py`);
   const noise = Array.from({ length: 40 }, (_, i) => `src/other${i}.py`);
   const withSemantic = (paths: string[], population: number): SignalResult[] => [
