@@ -231,7 +231,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
       const files = texts.get(p.instance_id)!;
       const ranked = fuse(cache.results, config, cache);
       const focus = new Map(p.focus);
-      const source = { termWeights: new Map(p.termWeights), focus: (path: string) => focus.get(path) ?? [], text: (path: string): FileText | null => files.get(path)?.text ?? null, symbols: (path: string) => files.get(path)?.symbols };
+      const source = { termWeights: new Map(p.termWeights), focus: (path: string) => focus.get(path) ?? [], text: (path: string): FileText | null => files.get(path)?.text ?? null, symbols: (path: string) => files.get(path)?.symbols, releaseNotes: p.releaseNotes };
       const row: number[] = [];
       const scores = await Promise.all(budgets.map(async (budget) => scoreContext((await packRanking(ranked, budget, counter, config, source)).spans, p.gold)));
       row.push(...scores.map((s) => (s.file ? 1 : 0)), ...scores.map((s) => (s.lines ? 1 : 0)));

@@ -191,12 +191,13 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
 function writePackCache(outDir: string, instance: BenchInstance, gold: GoldFile[], searcher: Searcher, task: string, paths: Iterable<string>): void {
   const source = searcher.packSource(task);
   const files: PackCache["files"] = [];
-  for (const path of paths) {
+  const releaseNotes = [...(source.releaseNotes ?? [])];
+  for (const path of new Set([...paths, ...releaseNotes.map((n) => n.path)])) {
     const text = source.text(path);
     if (text) files.push({ path, language: text.language, text: text.lines.join("\n"), symbols: [...(source.symbols(path) ?? [])] });
   }
   const focus = files.map((f): [string, number[]] => [f.path, [...source.focus(f.path)]]).filter(([, lines]) => lines.length > 0);
-  const cache: PackCache = { instance_id: instance.instance_id, repo: instance.repo, gold, termWeights: [...source.termWeights], focus, files };
+  const cache: PackCache = { instance_id: instance.instance_id, repo: instance.repo, gold, termWeights: [...source.termWeights], focus, files, releaseNotes };
   mkdirSync(join(outDir, "packs"), { recursive: true });
   writeFileSync(join(outDir, "packs", `${instance.instance_id}.json.gz`), gzipSync(JSON.stringify(cache)));
 }

@@ -3,6 +3,7 @@
  */
 import type { Language, SymbolInfo } from "../core/types.js";
 import type { SignalResult } from "../query/types.js";
+import type { ReleaseNotesHabit } from "../store/history-index.js";
 
 /** One instance of a SWE-bench-style dataset (one JSON object per line). */
 export interface BenchInstance {
@@ -77,6 +78,8 @@ export interface PackCache {
   termWeights: Array<[string, number]>;
   /** Lines the task names, per file (traceback frames). */
   focus: Array<[string, number[]]>;
-  /** The files any strategy could pack (the union of their rankings' packable heads). */
+  /** The files any strategy could pack (the union of their rankings' packable heads), and the release notes below. */
   files: Array<{ path: string; language: Language | null; text: string; symbols: SymbolInfo[] }>;
+  /** The release notes the newest commits add to (absent in caches written before they were packed). */
+  releaseNotes?: ReleaseNotesHabit[];
 }

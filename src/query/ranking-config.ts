@@ -68,6 +68,12 @@ export interface PackConfig {
   readonly coverFiles: number;
   /** Value of such a file's named definitions relative to the file's weight (1 / rank^rankDecay). */
   readonly coverValue: number;
+  /**
+   * Value of the head of the release notes a repository's fixes usually add to (a share of recent
+   * commits of at least `notesShare`), shown after the code; 0 turns it off.
+   */
+  readonly notesValue: number;
+  readonly notesShare: number;
 }
 
 /**
@@ -122,6 +128,9 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     // for coverage (names taken before code), lower ones name fewer files.
     coverFiles: 15,
     coverValue: 0.1,
+    // From the release-notes sweep on both tuning sets (bench/results-tune/release-notes.md).
+    notesValue: 0.05,
+    notesShare: 0.1,
   }),
 });
 

@@ -117,7 +117,10 @@ export class Searcher {
     for (const frame of this.#parseTask(task).frames) {
       for (const path of this.#pathIndex().resolve(frame.path)) focus.set(path, [...(focus.get(path) ?? []), frame.line]);
     }
-    return { termWeights: this.termWeights(task), focus: (path) => focus.get(path) ?? [], text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path) };
+    return {
+      termWeights: this.termWeights(task), focus: (path) => focus.get(path) ?? [], text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path),
+      releaseNotes: this.#historyIndex().releaseNotes,
+    };
   }
 
   /**
@@ -143,9 +146,8 @@ export class Searcher {
 
   #context(text: string, config: RankingConfig, taskVector: Float32Array | null): Omit<SignalContext, "seeds"> {
     const lexical = this.#lexicalIndex();
-    this.#history ??= loadHistoryIndex(this.#store);
     return {
-      task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#history, paths: this.#pathIndex(), taskVector,
+      task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#historyIndex(), paths: this.#pathIndex(), taskVector,
       symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path), vectors: () => this.#vectorSearch(),
       linksFrom: (path) => this.#fileLinks().from.get(path) ?? NO_LINKS, linksTo: (path) => this.#fileLinks().to.get(path) ?? NO_LINKS,
     };
@@ -185,6 +187,10 @@ export class Searcher {
 
   #lexicalIndex(): LexicalIndex {
     return (this.#lexical ??= loadLexical(this.#store));
+  }
+
+  #historyIndex(): HistoryIndex {
+    return (this.#history ??= loadHistoryIndex(this.#store));
   }
 
   #pathIndex(): PathIndex {

@@ -19,13 +19,44 @@ export interface HistoryIndex {
   readonly bm25: Bm25Stats;
   /** The file of a document id. */
   pathOf(id: number): string | undefined;
+  /** The release notes the newest commits add to, most often first (none without history). */
+  readonly releaseNotes: readonly ReleaseNotesHabit[];
+}
+
+/** Release notes, and the share of the repository's newest commits that change them. */
+export interface ReleaseNotesHabit {
+  path: string;
+  share: number;
+}
+
+/** Newest commits that touch files, whose release-notes edits make {@link ReleaseNotesHabit.share}. */
+export const RECENT_COMMITS = 300;
+
+/** The recent window (per commit, newest first, the release notes it changed), as stored. */
+export function encodeRecent(recent: ReadonlyArray<readonly string[]>): Buffer {
+  return Buffer.from(JSON.stringify(recent.slice(0, RECENT_COMMITS)), "utf8");
+}
+
+export function decodeRecent(data: Buffer | undefined): string[][] {
+  if (!data || data.length === 0) return [];
+  const parsed: unknown = JSON.parse(data.toString("utf8"));
+  return Array.isArray(parsed) ? parsed.filter((c): c is string[] => Array.isArray(c) && c.every((p) => typeof p === "string")) : [];
+}
+
+/** Each release-notes file of the window with the share of its commits that changed it. */
+function habits(recent: readonly string[][]): ReleaseNotesHabit[] {
+  const counts = new Map<string, number>();
+  for (const paths of recent) for (const path of new Set(paths)) counts.set(path, (counts.get(path) ?? 0) + 1);
+  return [...counts]
+    .map(([path, n]) => ({ path, share: n / recent.length }))
+    .sort((a, b) => b.share - a.share || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
  * Builds the index from every file's history. `message` looks up a commit message by the
  * abbreviated hash kept in {@link FileHistory.commits}. Each message is tokenized once.
  */
-export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, message: (hash: string) => string | undefined): HistoryIndexData {
+export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, message: (hash: string) => string | undefined): Omit<HistoryIndexData, "recent"> {
   const builder = new Bm25Builder();
   const paths: string[] = [];
   const cache = new Map<string, Record<string, number> | null>();
@@ -57,5 +88,5 @@ export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, messag
 export function loadHistoryIndex(store: IndexStore): HistoryIndex {
   const data = store.history.index();
   const paths = data.paths && data.paths.length > 0 ? data.paths.toString("utf8").split("\n") : [];
-  return { bm25: Bm25Snapshot.parse(data.bm25), pathOf: (id) => paths[id] };
+  return { bm25: Bm25Snapshot.parse(data.bm25), pathOf: (id) => paths[id], releaseNotes: habits(decodeRecent(data.recent)) };
 }

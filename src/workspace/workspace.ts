@@ -7,7 +7,7 @@ import { apiCallersOf, apiHandlersOf, impactSites, type HopSite } from "../graph
 import { linkApi, type ApiMap, type ApiRules, type DeclaredLink } from "../graph/api-links.js";
 import { withApiNeighbours } from "../query/pack/api-neighbours.js";
 import type { ApiHop, CallsResult, ImpactResult, SymbolLocation } from "../graph/types.js";
-import { packEntries, packSources, type PackSource } from "../query/pack/pack-ranking.js";
+import { packEntries, packSources, withReleaseNotes, type PackSource } from "../query/pack/pack-ranking.js";
 import { resolveRanking } from "../query/ranking-config.js";
 import type { ContextResult, RankedFile } from "../query/types.js";
 import { attachNotes } from "../notes/attach.js";
@@ -411,7 +411,7 @@ export class Workspace {
       const repack = async (room: number): Promise<ContextResult> => {
         const entries = packEntries(fused, room, config, (file) => ({ file, source: sources.get(file.repo)!, repo: file.repo, note: expansionLabel(file) ?? undefined }));
         // A task about one side of an HTTP contract sees the other side, in any repository of the scope.
-        return withRepoPaths(await packSources(withApiNeighbours(entries, map, (repo) => sources.get(repo)), room, counter, config));
+        return withRepoPaths(await packSources(withReleaseNotes(withApiNeighbours(entries, map, (repo) => sources.get(repo)), config), room, counter, config));
       };
       // Notes are matched to the spans shown by repository and path: both read `repo: path` meanwhile.
       const packed = await attachNotes(await repack(budget), notes, repack, counter);

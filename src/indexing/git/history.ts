@@ -1,5 +1,6 @@
 import type { CommitInfo, FileHistory } from "../../core/types.js";
-import { buildHistoryIndex } from "../../store/history-index.js";
+import { isReleaseNotesPath } from "../../core/languages.js";
+import { buildHistoryIndex, decodeRecent, encodeRecent, RECENT_COMMITS } from "../../store/history-index.js";
 import type { IndexStore } from "../../store/store.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
 import { gitHead, isAncestor, logCommits, shallowBoundary, treeFiles } from "./log.js";
@@ -44,6 +45,8 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const kept: CommitInfo[] = [];
   let read = 0;
   const perFile = new Map<string, Pending>();
+  // The newest commits that touch files, each with the release notes it changed (newest first).
+  const recent: string[][] = [];
   // History is kept for the files of HEAD only: paths deleted long ago would be most of it.
   const live = head ? await treeFiles(task.root, head) : new Set<string>();
   const boundary = head ? await shallowBoundary(task.root) : new Set<string>();
@@ -51,6 +54,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
     for await (const c of logCommits(task.root, head, since, task.maxCommits)) {
       read++;
       if (boundary.has(c.hash)) c.files = [];
+      if (c.files.length > 0 && recent.length < RECENT_COMMITS) recent.push(c.files.filter((path) => live.has(path) && isReleaseNotesPath(path)));
       const short = c.hash.slice(0, SHORT_HASH);
       let listed = false;
       const withCochange = c.files.length <= task.cochangeMaxFiles;
@@ -86,6 +90,8 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   for (const [path, p] of perFile) histories.set(path, merge(histories.get(path), p, task));
   const messages = new Map(kept.map((c) => [c.hash.slice(0, SHORT_HASH), c.message]));
   const historyIndex = buildHistoryIndex(histories, (hash) => messages.get(hash) ?? (incremental ? store.history.commit(hash)?.message : undefined));
+  // The window slides: this run's commits in front of the stored ones, release notes since deleted left out.
+  const window = [...recent, ...(incremental ? decodeRecent(store.history.index().recent) : [])].slice(0, RECENT_COMMITS).map((paths) => paths.filter((path) => live.has(path)));
 
   await store.transaction(() =>
     store.history.write({
@@ -93,7 +99,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
       live,
       commits: kept.map((c) => [c.hash.slice(0, SHORT_HASH), c]),
       files: new Map([...perFile.keys()].map((path) => [path, histories.get(path)!])),
-      index: historyIndex,
+      index: { ...historyIndex, recent: encodeRecent(window) },
       head,
       commitsRead: read,
     }),

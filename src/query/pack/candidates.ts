@@ -135,6 +135,20 @@ export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | 
   };
 }
 
+/** Lines of release notes shown from their top: the title and the open section, where a new entry goes. */
+const NOTES_LINES = 15;
+
+/**
+ * The head of a repository's release notes (the file its fixes usually add an entry to): its
+ * first {@link NOTES_LINES} lines, worth `notesValue` — less than any code of the packed files, so
+ * it takes only what they leave of the budget.
+ */
+export function notesCandidate(file: PackFile, config: PackConfig): Candidate | null {
+  const end = Math.min(file.lines.length, NOTES_LINES);
+  if (end === 0 || !(config.notesValue > 0)) return null;
+  return { file, kind: "file-outline", symbol: null, ranges: [[1, end]], value: config.notesValue, chars: rangeChars(file, 1, end) };
+}
+
 /** Longest run of code between definitions that is one candidate. */
 const MAX_RUN = 40;
 

@@ -1,11 +1,12 @@
 import type { SymbolInfo } from "../../core/types.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { ContextResult, RankedFile } from "../types.js";
-import { coverCandidate, fileCandidates, type TermWeights } from "./candidates.js";
+import { coverCandidate, fileCandidates, notesCandidate, type TermWeights } from "./candidates.js";
 import type { FileText } from "./file-text.js";
 import { pack } from "./pack.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
 import type { Candidate } from "./types.js";
+import { RECENT_COMMITS, type ReleaseNotesHabit } from "../../store/history-index.js";
 
 /** What packing reads about the ranked files. */
 export interface PackSource {
@@ -16,6 +17,8 @@ export interface PackSource {
   symbols(path: string): readonly SymbolInfo[] | undefined;
   /** Lines of a file the task names (traceback frames, `file:line`). */
   focus(path: string): readonly number[];
+  /** The release notes the repository's newest commits add to, most often first. */
+  releaseNotes?: readonly ReleaseNotesHabit[];
 }
 
 /** How many of the ranked files may be packed at `budget`: a larger budget reaches further down. */
@@ -44,7 +47,39 @@ export function packEntries<F extends RankedFile>(ranked: readonly F[], budget: 
 /** Packs the code of a ranking's best files into `budget` tokens; `extend` may add to the files packed (the other side of their API links). */
 export function packRanking(ranked: readonly RankedFile[], budget: number, counter: AsyncTokenCounter, config: RankingConfig, source: PackSource, extend?: (entries: PackEntry[]) => PackEntry[]): Promise<ContextResult> {
   const entries = packEntries(ranked, budget, config, (file) => ({ file, source }));
-  return packSources(extend ? extend(entries) : entries, budget, counter, config);
+  return packSources(withReleaseNotes(extend ? extend(entries) : entries, config), budget, counter, config);
+}
+
+/**
+ * The entries with the head of the release notes a fix here most likely adds an entry to: of the
+ * best file's repository's notes that at least `notesShare` of its newest commits change, the one
+ * nearest the best file (a module's own changelog before the repository's), then the most often
+ * changed. Notes whose code is packed already are left as they are; notes only named are shown by
+ * their head instead.
+ */
+export function withReleaseNotes(entries: readonly PackEntry[], config: RankingConfig): PackEntry[] {
+  const notes = releaseNotesEntry(entries, config);
+  return notes ? [...entries.filter((e) => e.repo !== notes.repo || e.file.path !== notes.file.path), notes] : [...entries];
+}
+
+export function releaseNotesEntry(entries: readonly PackEntry[], config: RankingConfig): PackEntry | null {
+  const best = entries[0];
+  if (!best || !(config.pack.notesValue > 0)) return null;
+  const packed = (path: string): boolean => entries.some((e) => e.repo === best.repo && e.file.path === path && !e.coverOnly);
+  const habits = (best.source.releaseNotes ?? []).filter((n) => n.share >= config.pack.notesShare && !packed(n.path));
+  const pick = habits.reduce<ReleaseNotesHabit | null>((a, b) => (a === null || sharedFolders(b.path, best.file.path) > sharedFolders(a.path, best.file.path) ? b : a), null);
+  if (!pick) return null;
+  const note = `release notes: ${Math.round(100 * pick.share)}% of the newest ${RECENT_COMMITS} commits add to them`;
+  return { file: { path: pick.path, score: 0, signals: {} }, source: best.source, note, notes: true, ...(best.repo === undefined ? {} : { repo: best.repo }) };
+}
+
+/** How many leading folders two paths share. */
+function sharedFolders(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  let i = 0;
+  while (i < x.length - 1 && i < y.length - 1 && x[i] === y[i]) i++;
+  return i;
 }
 
 /** A ranked file to pack, with where its code is read from (its repository's pack source). */
@@ -59,20 +94,26 @@ export interface PackEntry {
   focus?: readonly number[];
   /** Ranked below the files whose code is packed: only its best-matching definitions are named. */
   coverOnly?: boolean;
+  /** The release notes the repository's fixes usually add to: only their head is shown. */
+  notes?: boolean;
 }
 
 /** Packs the code of ranked files, best first, each read from its own source, into `budget` tokens. */
 export async function packSources(entries: readonly PackEntry[], budget: number, counter: AsyncTokenCounter, config: RankingConfig): Promise<ContextResult> {
   const candidates: Candidate[] = [];
   let rank = 0;
-  for (const { file: entry, source, repo, note, focus, coverOnly } of entries) {
+  for (const { file: entry, source, repo, note, focus, coverOnly, notes } of entries) {
     rank++;
     const text = source.text(entry.path);
     if (!text) continue;
     const reasons = [why(entry), note].filter((r) => r !== undefined && r !== "").join("; ");
-    const file = { ...text, rank, why: `#${rank} (${reasons})`, ...(repo === undefined ? {} : { repo }) };
+    // Release notes are no rank of the ranking: their header says only why they are shown.
+    const file = { ...text, rank, why: notes ? reasons : `#${rank} (${reasons})`, ...(repo === undefined ? {} : { repo }) };
     const lines = [...source.focus(entry.path), ...(focus ?? [])];
-    if (coverOnly) {
+    if (notes) {
+      const head = notesCandidate(file, config.pack);
+      if (head) candidates.push(head);
+    } else if (coverOnly) {
       const cover = coverCandidate(file, source.symbols(entry.path), source.termWeights, config.pack, lines);
       if (cover) candidates.push(cover);
     } else {

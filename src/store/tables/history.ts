@@ -6,6 +6,8 @@ import { COMPRESSED, type WriteScope } from "./scope.js";
 export interface HistoryIndexData {
   bm25: Buffer;
   paths: Buffer;
+  /** The release notes each of the newest file-touching commits changed (see `store/history-index.ts`). */
+  recent: Buffer;
 }
 
 /** One git stage's result, written at once. */
@@ -54,7 +56,7 @@ export class HistoryTables {
   }
 
   index(): Partial<HistoryIndexData> {
-    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths") };
+    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths"), recent: this.#index.get("recent") };
   }
 
   /** Writes a run's history with its index and the head it reached. */
@@ -70,6 +72,7 @@ export class HistoryTables {
     for (const [path, history] of run.files) void this.#files.put(path, history);
     void this.#index.put("bm25", run.index.bm25);
     void this.#index.put("paths", run.index.paths);
+    void this.#index.put("recent", run.index.recent);
     this.scope.updateMeta((meta) => {
       meta.gitHead = run.head;
       meta.versions.history++;

@@ -3,6 +3,7 @@ import { Engine } from "../../../src/engine.js";
 import { withIndexedEngine } from "../../helpers/index.js";
 import { TempRepo } from "../../helpers/repo.js";
 import { storeOf } from "../../helpers/store.js";
+import { loadHistoryIndex } from "../../../src/store/history-index.js";
 
 describe("git history", () => {
   let repo: TempRepo | undefined;
@@ -121,6 +122,32 @@ describe("git history", () => {
     try {
       expect((await engine.index()).commitsRead).toBe(0);
       expect(engine.status()!.commits).toBe(0);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("keeps which release notes the newest commits change, and slides that window on the next run", async () => {
+    repo = TempRepo.create({ "src/a.py": "a = 1\n", "CHANGELOG.md": "# Changes\n", "docs/NEWS": "news\n" }, { git: true });
+    repo.write({ "src/a.py": "a = 2\n", "CHANGELOG.md": "# Changes\n- fix a\n" });
+    repo.commitAll("Fix a");
+    repo.write({ "src/a.py": "a = 3\n" });
+    repo.commitAll("Tweak a");
+    await indexed(repo.root, (engine) => {
+      // Of 3 commits: the first added both files, the second changed CHANGELOG.md again.
+      expect(loadHistoryIndex(storeOf(engine)!).releaseNotes).toEqual([
+        { path: "CHANGELOG.md", share: 2 / 3 },
+        { path: "docs/NEWS", share: 1 / 3 },
+      ]);
+    });
+    repo.write({ "src/a.py": "a = 4\n" });
+    repo.remove("docs/NEWS");
+    repo.commitAll("Drop the old news");
+    const engine = new Engine(repo.root, { jobs: 1 });
+    try {
+      expect((await engine.index()).commitsRead).toBe(1);
+      // The new commit goes in front of the stored ones; notes that are gone drop out.
+      expect(loadHistoryIndex(storeOf(engine)!).releaseNotes).toEqual([{ path: "CHANGELOG.md", share: 2 / 4 }]);
     } finally {
       await engine.close();
     }

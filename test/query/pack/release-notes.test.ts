@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../../../src/engine.js";
+import { releaseNotesEntry, withReleaseNotes, type PackEntry, type PackSource } from "../../../src/query/pack/pack-ranking.js";
+import { resolveRanking } from "../../../src/query/ranking-config.js";
+import { TempRepo } from "../../helpers/repo.js";
+
+const source = (releaseNotes: PackSource["releaseNotes"]): PackSource => ({ termWeights: new Map(), text: () => null, symbols: () => undefined, focus: () => [], releaseNotes });
+/** Ranked entries of one repository whose newest commits change `notes`. */
+const entries = (notes: PackSource["releaseNotes"], ...paths: string[]): PackEntry[] => paths.map((path) => ({ file: { path, score: 1, signals: {} }, source: source(notes) }));
+const config = resolveRanking({ pack: { notesValue: 0.05, notesShare: 0.1 } });
+
+describe("the release notes a fix adds to, named after the code", () => {
+  it("picks the notes nearest the best file (a module's own changelog first), then the most changed", () => {
+    const notes = [
+      { path: "CHANGELOG.md", share: 0.3 },
+      { path: "plugins/maven/CHANGELOG.md", share: 0.15 },
+      { path: "plugins/gradle/CHANGELOG.md", share: 0.2 },
+    ];
+    expect(releaseNotesEntry(entries(notes, "plugins/maven/src/Build.java"), config)).toMatchObject({
+      file: { path: "plugins/maven/CHANGELOG.md" }, notes: true, note: "release notes: 15% of the newest 300 commits add to them",
+    });
+    expect(releaseNotesEntry(entries(notes, "core/Main.java"), config)?.file.path).toBe("CHANGELOG.md");
+  });
+
+  it("leaves out notes changed by too few of the newest commits, notes already packed, and everything when turned off", () => {
+    const changes = [{ path: "CHANGES", share: 0.5 }];
+    expect(releaseNotesEntry(entries([{ path: "NEWS", share: 0.05 }], "a.py"), config)).toBeNull();
+    expect(releaseNotesEntry(entries(changes, "a.py", "CHANGES"), config)).toBeNull();
+    expect(releaseNotesEntry(entries(changes, "a.py"), resolveRanking({ pack: { notesValue: 0 } }))).toBeNull();
+    expect(releaseNotesEntry([], config)).toBeNull();
+  });
+
+  it("shows notes that are only named (ranked below the packed files) by their head instead", () => {
+    const changes = [{ path: "CHANGES", share: 0.5 }];
+    const named = [...entries(changes, "a.py"), { ...entries(changes, "CHANGES")[0]!, coverOnly: true }];
+    expect(withReleaseNotes(named, config).map((e) => [e.file.path, e.coverOnly ?? false, e.notes ?? false])).toEqual([["a.py", false, false], ["CHANGES", false, true]]);
+  });
+});
+
+describe("release notes in a packed context (a real repository whose fixes add to CHANGELOG.md)", () => {
+  let repo: TempRepo;
+  let engine: Engine;
+  const changelog = (n: number) => `# Changelog\n\n## Unreleased\n\n${Array.from({ length: n }, (_, i) => `- fix ${i}`).join("\n")}\n\n## 1.0\n\n- first release\n${"- older entry\n".repeat(40)}`;
+
+  beforeAll(async () => {
+    repo = TempRepo.create({ "shop/cart.py": "def total(items):\n    return sum(items)\n", "README.md": "# shop\n", "CHANGELOG.md": changelog(0) }, { git: true });
+    for (let i = 1; i <= 4; i++) {
+      repo.write({ "shop/cart.py": `def total(items):\n    return sum(items) + ${i}\n`, ...(i % 2 === 0 ? { "CHANGELOG.md": changelog(i) } : {}) });
+      repo.commitAll(`Update ${i}`);
+    }
+    engine = new Engine(repo.root, { jobs: 1 });
+    await engine.index();
+  }, 60_000);
+  afterAll(async () => {
+    await engine.close();
+    repo.dispose();
+  });
+
+  it("shows the head of the notes after the code, with why", async () => {
+    const result = await engine.context("cart total is wrong", { budget: 2000, refresh: false });
+    expect(result.files[0]).toBe("shop/cart.py");
+    // 3 of the 5 commits changed CHANGELOG.md.
+    expect(result.spans).toContainEqual({ path: "CHANGELOG.md", start: 1, end: 15, kind: "file-outline", symbol: null });
+    expect(result.text).toContain("### CHANGELOG.md · lines 1-15 · release notes: 60% of the newest 300 commits add to them\n```markdown\n1|# Changelog");
+    expect(result.tokens).toBeLessThanOrEqual(2000);
+  });
+
+  it("gives the notes only what the code leaves of the budget", async () => {
+    const result = await engine.context("cart total is wrong", { budget: 60, refresh: false });
+    expect(result.files).toEqual(["shop/cart.py"]);
+  });
+});
