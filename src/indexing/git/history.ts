@@ -37,7 +37,8 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const warnings: string[] = [];
   if (head === meta.gitHead) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
   // Rewritten history (rebase, branch switch to an unrelated line): start over.
-  const incremental = meta.gitHead !== null && head !== null && (await isAncestor(task.root, meta.gitHead, head));
+  // An index written before it kept the window of recent commits (the release-notes habit) reads its history again, once.
+  const incremental = meta.gitHead !== null && head !== null && store.history.index().recent !== undefined && (await isAncestor(task.root, meta.gitHead, head));
   const since = incremental ? meta.gitHead : null;
 
   // Only commits that some current file lists (newest first, capped per file) keep their message:

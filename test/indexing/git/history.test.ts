@@ -1,3 +1,5 @@
+import { join } from "node:path";
+import { open } from "lmdb";
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine.js";
 import { withIndexedEngine } from "../../helpers/index.js";
@@ -148,6 +150,27 @@ describe("git history", () => {
       expect((await engine.index()).commitsRead).toBe(1);
       // The new commit goes in front of the stored ones; notes that are gone drop out.
       expect(loadHistoryIndex(storeOf(engine)!).releaseNotes).toEqual([{ path: "CHANGELOG.md", share: 2 / 4 }]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("reads the history again, once, in an index written before it kept the window of recent commits", async () => {
+    repo = TempRepo.create({ "a.py": "a = 1\n", "NEWS": "news\n" }, { git: true });
+    repo.write({ "a.py": "a = 2\n", "NEWS": "news 2\n" });
+    repo.commitAll("Fix a");
+    const engine = new Engine(repo.root, { jobs: 1 });
+    try {
+      await engine.index();
+      // As an older version left it: no window stored.
+      const env = open({ path: join(engine.config.indexDir, "index.lmdb") });
+      await env.openDB("history-index", { encoding: "binary" }).remove("recent");
+      await env.close();
+      repo.write({ "a.py": "a = 3\n" });
+      repo.commitAll("Tweak a");
+      expect((await engine.index()).commitsRead).toBe(3);
+      expect(loadHistoryIndex(storeOf(engine)!).releaseNotes).toEqual([{ path: "NEWS", share: 2 / 3 }]);
+      expect((await engine.index()).commitsRead).toBe(0);
     } finally {
       await engine.close();
     }
