@@ -55,8 +55,12 @@ describe("ctxsmith serve --watch", () => {
         if (waited > 20_000) throw new Error(`not watching:\n${log}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      // The first answer waits for the first run (which indexes lib/util.py): an edit made before
+      // it ends would be that run's, not the watcher's.
+      expect((await callTool(ws, "get_symbol_definition", { name: "helper" })).isError).toBe(false);
+      const mark = log.length;
       other.write({ "lib/extra.py": "def extra_helper():\n    return 2\n" });
-      for (let waited = 0; !log.includes("lib: indexed 1 changed files (1 parsed, 0 removed)"); waited += 50) {
+      for (let waited = 0; !log.slice(mark).includes("lib: indexed 1 changed files (1 parsed, 0 removed)"); waited += 50) {
         if (waited > 20_000) throw new Error(`no run:\n${log}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
