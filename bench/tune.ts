@@ -42,7 +42,7 @@ import { DEFAULT_RANKING, resolveRanking, type PackConfig, type RankingConfig, t
 import type { SignalName } from "../src/query/types.js";
 import { benchArgs } from "./args.js";
 
-const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N] [--exchange-only 1] [--semantic-sweep 1] [--mix-sweep 1] [--semantic W]", ["signals"]);
+const opt = benchArgs("tune --signals DIR [--packs DIR] [--budgets 4000,8000] [--out FILE.md] [--rounds N] [--exchange-only 1] [--sweeps coverage,notes] [--semantic-sweep 1] [--mix-sweep 1] [--semantic W]", ["signals"]);
 const dir = opt("signals")!;
 const rounds = Number(opt("rounds", "3"));
 const caches: SignalCache[] = readdirSync(dir)
@@ -156,46 +156,54 @@ if (opt("mix-sweep")) {
   process.stdout.write(`${rows.join("\n")}\n`);
   process.exit(0);
 }
-const lines: string[] = [
-  "# Fusion tuning",
-  "",
-  `${caches.length} instances, ${repos.length} repositories; objective = mean over repositories of mean(R@1, R@3, R@5, R@10). Neighbour signals keep the default fusion's seeds.`,
-  "",
-  "## Leave one repository out",
-  "",
-  "| held out | n | default R@1/3/5/10 | tuned on the others R@1/3/5/10 |",
-  "| --- | --- | --- | --- |",
-];
-const loro: number[][] = [];
-for (const repo of repos) {
-  const held = caches.filter((c) => c.repo === repo);
-  const tuned = tune(caches.filter((c) => c.repo !== repo));
-  const before = score(defaults, held).perK;
-  const after = score(tuned, held).perK;
-  loro.push(after);
-  lines.push(`| ${repo} | ${held.length} | ${before.map(fmt).join(" / ")} | ${after.map(fmt).join(" / ")} |`);
-  process.stderr.write(`held out ${repo}: ${after.map(fmt).join(" / ")}\n`);
+const lines: string[] = [];
+// The packing sweeps alone (`--exchange-only`) need no fusion tuning: they use the shipped fusion.
+const final = opt("exchange-only") ? defaults : tuneFusion(lines);
+
+/** The fusion tuning's tables (leave one repository out, then all repositories) into `lines`; the values to freeze. */
+function tuneFusion(lines: string[]): Params {
+  lines.push(
+    "# Fusion tuning",
+    "",
+    `${caches.length} instances, ${repos.length} repositories; objective = mean over repositories of mean(R@1, R@3, R@5, R@10). Neighbour signals keep the default fusion's seeds.`,
+    "",
+    "## Leave one repository out",
+    "",
+    "| held out | n | default R@1/3/5/10 | tuned on the others R@1/3/5/10 |",
+    "| --- | --- | --- | --- |",
+  );
+  const loro: number[][] = [];
+  for (const repo of repos) {
+    const held = caches.filter((c) => c.repo === repo);
+    const tuned = tune(caches.filter((c) => c.repo !== repo));
+    const before = score(defaults, held).perK;
+    const after = score(tuned, held).perK;
+    loro.push(after);
+    lines.push(`| ${repo} | ${held.length} | ${before.map(fmt).join(" / ")} | ${after.map(fmt).join(" / ")} |`);
+    process.stderr.write(`held out ${repo}: ${after.map(fmt).join(" / ")}\n`);
+  }
+  const loroMean = KS.map((_, i) => loro.reduce((s, r) => s + r[i]!, 0) / loro.length);
+  const final = tune(caches);
+  const finalScore = score(final, caches);
+  const defaultScore = score(defaults, caches);
+  lines.push(
+    "",
+    `Leave-one-repository-out estimate (mean over held-out repositories) R@1/3/5/10: **${loroMean.map(fmt).join(" / ")}**; the defaults on the same repositories: ${defaultScore.perK.map(fmt).join(" / ")}.`,
+    "",
+    "## Tuned on all repositories (the values to freeze)",
+    "",
+    "```json",
+    JSON.stringify(final, null, 2),
+    "```",
+    "",
+    `Macro R@1/3/5/10 with these: ${finalScore.perK.map(fmt).join(" / ")} (defaults: ${defaultScore.perK.map(fmt).join(" / ")}).`,
+    "",
+  );
+  return final;
 }
-const loroMean = KS.map((_, i) => loro.reduce((s, r) => s + r[i]!, 0) / loro.length);
-const final = tune(caches);
-const finalScore = score(final, caches);
-const defaultScore = score(defaults, caches);
-lines.push(
-  "",
-  `Leave-one-repository-out estimate (mean over held-out repositories) R@1/3/5/10: **${loroMean.map(fmt).join(" / ")}**; the defaults on the same repositories: ${defaultScore.perK.map(fmt).join(" / ")}.`,
-  "",
-  "## Tuned on all repositories (the values to freeze)",
-  "",
-  "```json",
-  JSON.stringify(final, null, 2),
-  "```",
-  "",
-  `Macro R@1/3/5/10 with these: ${finalScore.perK.map(fmt).join(" / ")} (defaults: ${defaultScore.perK.map(fmt).join(" / ")}).`,
-  "",
-);
 const packsDir = opt("packs");
 // The sweeps alone are measured with the shipped fusion, so that their rows are the product's.
-if (packsDir && existsSync(packsDir)) lines.push(...(await tunePacking(packsDir, opt("exchange-only") ? defaults : final)));
+if (packsDir && existsSync(packsDir)) lines.push(...(await tunePacking(packsDir, final)));
 const text = lines.join("\n");
 process.stdout.write(text);
 const out = opt("out");
@@ -251,11 +259,15 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
   // Sweeps of one feature each from the defaults: the exchange between file coverage and lines
   // (how many further files are named, at 4k, and what naming one is worth; coverFiles = maxFiles
   // names none).
-  const sweeps: Array<{ title: string; settings: Array<Partial<PackConfig>> }> = [
-    { title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20].flatMap((coverFiles) => [0.05, 0.1, 0.25, 0.5, 1].map((coverValue) => ({ coverFiles, coverValue })))] },
+  const sweeps: Array<{ key: string; title: string; settings: Array<Partial<PackConfig>> }> = [
+    { key: "coverage", title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20].flatMap((coverFiles) => [0.05, 0.1, 0.25, 0.5, 1].map((coverValue) => ({ coverFiles, coverValue })))] },
+    // Packs cached before the release notes were (no `releaseNotes`) score the same in every row.
+    { key: "notes", title: "Release notes", settings: [{ notesValue: 0 }, ...[0.05, 0.1, 0.2].flatMap((notesShare) => [0.01, 0.05, 0.2].map((notesValue) => ({ notesShare, notesValue })))] },
   ];
   const exchange: string[] = [];
-  for (const { title, settings } of sweeps) {
+  // `--sweeps notes` runs only that one (each row re-packs every instance at every budget).
+  const only = opt("sweeps")?.split(",");
+  for (const { title, settings } of sweeps.filter((sweep) => !only || only.includes(sweep.key))) {
     const heads = [...budgets.map((b) => `file@${b}`), ...budgets.map((b) => `lines@${b}`)];
     exchange.push(`### ${title}`, "", "Each cell: mean over repositories / over all instances.", "", `| setting | ${heads.join(" | ")} |`, `| --- | ${heads.map(() => "---").join(" | ")} |`);
     for (const setting of settings) {

@@ -73,6 +73,7 @@ export interface PackConfig {
    * commits of at least `notesShare`), shown after the code; 0 turns it off.
    */
   readonly notesValue: number;
+  /** Share of the newest 300 file-touching commits that must change release notes for them to be shown. */
   readonly notesShare: number;
 }
 

@@ -38,7 +38,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   if (head === meta.gitHead) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
   // Rewritten history (rebase, branch switch to an unrelated line): start over.
   // An index written before it kept the window of recent commits (the release-notes habit) reads its history again, once.
-  const incremental = meta.gitHead !== null && head !== null && store.history.index().recent !== undefined && (await isAncestor(task.root, meta.gitHead, head));
+  const incremental = meta.gitHead !== null && head !== null && store.history.recent() !== undefined && (await isAncestor(task.root, meta.gitHead, head));
   const since = incremental ? meta.gitHead : null;
 
   // Only commits that some current file lists (newest first, capped per file) keep their message:
@@ -92,7 +92,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const messages = new Map(kept.map((c) => [c.hash.slice(0, SHORT_HASH), c.message]));
   const historyIndex = buildHistoryIndex(histories, (hash) => messages.get(hash) ?? (incremental ? store.history.commit(hash)?.message : undefined));
   // The window slides: this run's commits in front of the stored ones, release notes since deleted left out.
-  const window = [...recent, ...(incremental ? decodeRecent(store.history.index().recent) : [])].slice(0, RECENT_COMMITS).map((paths) => paths.filter((path) => live.has(path)));
+  const window = [...recent, ...(incremental ? decodeRecent(store.history.recent()) : [])].slice(0, RECENT_COMMITS).map((paths) => paths.filter((path) => live.has(path)));
 
   await store.transaction(() =>
     store.history.write({

@@ -54,19 +54,19 @@ export function packRanking(ranked: readonly RankedFile[], budget: number, count
  * The entries with the head of the release notes a fix here most likely adds an entry to: of the
  * best file's repository's notes that at least `notesShare` of its newest commits change, the one
  * nearest the best file (a module's own changelog before the repository's), then the most often
- * changed. Notes whose code is packed already are left as they are; notes only named are shown by
- * their head instead.
+ * changed. Notes ranked among the files are shown by their head instead (a long changelog's
+ * sections rarely win a place), unless they are the best file (a task about the notes themselves).
  */
 export function withReleaseNotes(entries: readonly PackEntry[], config: RankingConfig): PackEntry[] {
   const notes = releaseNotesEntry(entries, config);
   return notes ? [...entries.filter((e) => e.repo !== notes.repo || e.file.path !== notes.file.path), notes] : [...entries];
 }
 
+/** The release notes to show after `entries` (see {@link withReleaseNotes}), or null. */
 export function releaseNotesEntry(entries: readonly PackEntry[], config: RankingConfig): PackEntry | null {
   const best = entries[0];
   if (!best || !(config.pack.notesValue > 0)) return null;
-  const packed = (path: string): boolean => entries.some((e) => e.repo === best.repo && e.file.path === path && !e.coverOnly);
-  const habits = (best.source.releaseNotes ?? []).filter((n) => n.share >= config.pack.notesShare && !packed(n.path));
+  const habits = (best.source.releaseNotes ?? []).filter((n) => n.share >= config.pack.notesShare && n.path !== best.file.path);
   const pick = habits.reduce<ReleaseNotesHabit | null>((a, b) => (a === null || sharedFolders(b.path, best.file.path) > sharedFolders(a.path, best.file.path) ? b : a), null);
   if (!pick) return null;
   const note = `release notes: ${Math.round(100 * pick.share)}% of the newest ${RECENT_COMMITS} commits add to them`;

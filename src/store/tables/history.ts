@@ -55,8 +55,13 @@ export class HistoryTables {
     for (const { key, value } of this.#commits.getRange()) yield [key, value];
   }
 
+  /** The stored window of recent commits alone (the index's postings are megabytes). */
+  recent(): Buffer | undefined {
+    return this.#index.get("recent");
+  }
+
   index(): Partial<HistoryIndexData> {
-    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths"), recent: this.#index.get("recent") };
+    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths"), recent: this.recent() };
   }
 
   /** Writes a run's history with its index and the head it reached. */

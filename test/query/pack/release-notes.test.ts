@@ -25,15 +25,18 @@ describe("the release notes a fix adds to, named after the code", () => {
   it("leaves out notes changed by too few of the newest commits, notes already packed, and everything when turned off", () => {
     const changes = [{ path: "CHANGES", share: 0.5 }];
     expect(releaseNotesEntry(entries([{ path: "NEWS", share: 0.05 }], "a.py"), config)).toBeNull();
-    expect(releaseNotesEntry(entries(changes, "a.py", "CHANGES"), config)).toBeNull();
+    // The task is about the notes themselves: they are packed as the best file.
+    expect(releaseNotesEntry(entries(changes, "CHANGES", "a.py"), config)).toBeNull();
     expect(releaseNotesEntry(entries(changes, "a.py"), resolveRanking({ pack: { notesValue: 0 } }))).toBeNull();
     expect(releaseNotesEntry([], config)).toBeNull();
   });
 
-  it("shows notes that are only named (ranked below the packed files) by their head instead", () => {
+  it("shows notes ranked among the files (packed or only named) by their head instead", () => {
     const changes = [{ path: "CHANGES", share: 0.5 }];
+    const shape = (list: PackEntry[]) => list.map((e) => [e.file.path, e.coverOnly ?? false, e.notes ?? false]);
     const named = [...entries(changes, "a.py"), { ...entries(changes, "CHANGES")[0]!, coverOnly: true }];
-    expect(withReleaseNotes(named, config).map((e) => [e.file.path, e.coverOnly ?? false, e.notes ?? false])).toEqual([["a.py", false, false], ["CHANGES", false, true]]);
+    expect(shape(withReleaseNotes(named, config))).toEqual([["a.py", false, false], ["CHANGES", false, true]]);
+    expect(shape(withReleaseNotes(entries(changes, "a.py", "CHANGES", "b.py"), config))).toEqual([["a.py", false, false], ["b.py", false, false], ["CHANGES", false, true]]);
   });
 });
 
