@@ -135,18 +135,35 @@ export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | 
   };
 }
 
-/** Lines of release notes shown from their top: the title and the open section, where a new entry goes. */
+/** Lines of release notes shown from their top when no release's heading ends the open section sooner. */
 const NOTES_LINES = 15;
+/** The open section is shown whole up to this many lines. */
+const MAX_NOTES_LINES = 40;
+/**
+ * A release's heading: `## [unreleased]`, `# v0.24.0`, `2.17.0 (not yet released)`,
+ * `Version 2.3.0`, `Release 7.2.0 (in development)`.
+ */
+const RELEASE_HEADING = /^(?:#{1,4}\s*)?(?:\[?v?\d+\.\d+[\w.-]*\]?(?:\s|$)|\[?unreleased\]?|(?:version|release)\s+v?\d)/i;
 
 /**
- * The head of a repository's release notes (the file its fixes usually add an entry to): its
- * first {@link NOTES_LINES} lines, worth `notesValue` — less than any code of the packed files, so
- * it takes only what they leave of the budget.
+ * The head of a repository's release notes (the file its fixes usually add an entry to), worth
+ * `notesValue` — less than any code of the packed files, so it takes only what they leave of the
+ * budget: the title and the open section (up to the second release's heading, where a new entry
+ * goes at its end), or the first {@link NOTES_LINES} lines.
  */
 export function notesCandidate(file: PackFile, config: PackConfig): Candidate | null {
-  const end = Math.min(file.lines.length, NOTES_LINES);
+  const end = Math.min(file.lines.length, openSectionEnd(file.lines) ?? NOTES_LINES);
   if (end === 0 || !(config.notesValue > 0)) return null;
   return { file, kind: "file-outline", symbol: null, ranges: [[1, end]], value: config.notesValue, chars: rangeChars(file, 1, end) };
+}
+
+/** The last line before the second release heading within {@link MAX_NOTES_LINES} lines, or null. */
+function openSectionEnd(lines: readonly string[]): number | null {
+  let headings = 0;
+  for (let i = 0; i < Math.min(lines.length, MAX_NOTES_LINES + 1); i++) {
+    if (RELEASE_HEADING.test(lines[i]!.trim()) && ++headings === 2) return i;
+  }
+  return null;
 }
 
 /** Longest run of code between definitions that is one candidate. */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine.js";
+import { notesCandidate } from "../../../src/query/pack/candidates.js";
+import { fileText } from "../../../src/query/pack/file-text.js";
 import { releaseNotesEntry, withReleaseNotes, type PackEntry, type PackSource } from "../../../src/query/pack/pack-ranking.js";
 import { resolveRanking } from "../../../src/query/ranking-config.js";
 import { TempRepo } from "../../helpers/repo.js";
@@ -40,6 +42,26 @@ describe("the release notes a fix adds to, named after the code", () => {
   });
 });
 
+describe("the head of release notes: the title and the open section, where a new entry goes", () => {
+  const head = (text: string) => notesCandidate({ ...fileText("NOTES", null, text), rank: 1, why: "" }, config.pack)?.ranges;
+  const entries = (n: number) => Array.from({ length: n }, (_, i) => `- entry ${i}`).join("\n");
+
+  it("ends before the second release's heading, in the formats projects write", () => {
+    // jib: an open section with empty headings; it ends at line 11.
+    expect(head(`# Change Log\nAll notable changes.\n\n## [unreleased]\n\n### Added\n\n### Changed\n\n### Fixed\n\n## 2.5.0\n\n${entries(30)}`)).toEqual([[1, 11]]);
+    // jackson: release lines without markup; a new entry goes at the end of the open one (line 12).
+    expect(head(`Project: x\n\n---\n=== Releases ===\n---\n\n2.17.0 (not yet released)\n\n${entries(4)}\n\n2.16.1 (24-Dec-2023)\n\n${entries(30)}`)).toEqual([[1, 13]]);
+    expect(head(`Version 2.3.0\n-------------\n\n${entries(3)}\n\nVersion 2.2.5\n-------------\n${entries(30)}`)).toEqual([[1, 7]]);
+    expect(head(`# unreleased\n\n## Bugfixes\n\n${entries(2)}\n\n# v0.24.0\n\n${entries(30)}`)).toEqual([[1, 7]]);
+  });
+
+  it("shows the first 15 lines when the open section is longer than 40 lines or has no heading it knows", () => {
+    expect(head(`Release 7.2.0 (in development)\n\n${entries(60)}\n\nRelease 7.1.2\n`)).toEqual([[1, 15]]);
+    expect(head(`Changes\n\n${entries(60)}`)).toEqual([[1, 15]]);
+    expect(head("")).toBeUndefined();
+  });
+});
+
 describe("release notes in a packed context (a real repository whose fixes add to CHANGELOG.md)", () => {
   let repo: TempRepo;
   let engine: Engine;
@@ -63,8 +85,9 @@ describe("release notes in a packed context (a real repository whose fixes add t
     const result = await engine.context("cart total is wrong", { budget: 2000, refresh: false });
     expect(result.files[0]).toBe("shop/cart.py");
     // 3 of the 5 commits changed CHANGELOG.md.
-    expect(result.spans).toContainEqual({ path: "CHANGELOG.md", start: 1, end: 15, kind: "file-outline", symbol: null });
-    expect(result.text).toContain("### CHANGELOG.md · lines 1-15 · release notes: 60% of the newest 300 commits add to them\n```markdown\n1|# Changelog");
+    // The title and the open section, up to the line before "## 1.0".
+    expect(result.spans).toContainEqual({ path: "CHANGELOG.md", start: 1, end: 9, kind: "file-outline", symbol: null });
+    expect(result.text).toContain("### CHANGELOG.md · lines 1-9 · release notes: 60% of the newest 300 commits add to them\n```markdown\n1|# Changelog");
     expect(result.tokens).toBeLessThanOrEqual(2000);
   });
 
