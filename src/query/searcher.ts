@@ -119,7 +119,7 @@ export class Searcher {
     }
     return {
       termWeights: this.termWeights(task), focus: (path) => focus.get(path) ?? [], text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path),
-      releaseNotes: this.#historyIndex().releaseNotes,
+      head: (path, lines) => this.#fileHead(path, lines), releaseNotes: this.#historyIndex().releaseNotes,
     };
   }
 
@@ -222,12 +222,28 @@ export class Searcher {
    * under another version's line numbers, never from outside the repository.
    */
   #fileText(path: string): FileText | null {
-    return bounded(this.#texts, path, () => {
-      const record = this.#store.file(path);
-      if (!record || record.skipped) return null;
-      const text = this.#files.readIndexed(record);
-      return text === null ? null : fileText(path, record.language, text);
-    });
+    return bounded(this.#texts, path, () => this.#readText(path));
+  }
+
+  /** The first `lines` lines of a file as indexed (release notes run to thousands of lines: only their head is tokenized). */
+  #fileHead(path: string, lines: number): FileText | null {
+    return this.#texts.get(path) ?? this.#readText(path, lines);
+  }
+
+  #readText(path: string, lines = Infinity): FileText | null {
+    const record = this.#store.file(path);
+    if (!record || record.skipped) return null;
+    const text = this.#files.readIndexed(record);
+    return text === null ? null : fileText(path, record.language, Number.isFinite(lines) ? headLines(text, lines) : text);
   }
 }
 
+/** The first `n` lines of `text` (without scanning the rest). */
+function headLines(text: string, n: number): string {
+  let end = -1;
+  for (let i = 0; i < n; i++) {
+    end = text.indexOf("\n", end + 1);
+    if (end < 0) return text;
+  }
+  return text.slice(0, end);
+}

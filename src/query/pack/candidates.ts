@@ -139,6 +139,8 @@ export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | 
 const NOTES_LINES = 15;
 /** The open section is shown whole up to this many lines. */
 const MAX_NOTES_LINES = 40;
+/** Lines of release notes read to find their head. */
+export const NOTES_READ_LINES = MAX_NOTES_LINES + 1;
 /**
  * A release's heading: `## [unreleased]`, `# v0.24.0`, `2.17.0 (not yet released)`,
  * `Version 2.3.0`, `Release 7.2.0 (in development)`.

@@ -1,7 +1,7 @@
 import type { SymbolInfo } from "../../core/types.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { ContextResult, RankedFile } from "../types.js";
-import { coverCandidate, fileCandidates, notesCandidate, type TermWeights } from "./candidates.js";
+import { coverCandidate, fileCandidates, notesCandidate, NOTES_READ_LINES, type TermWeights } from "./candidates.js";
 import type { FileText } from "./file-text.js";
 import { pack } from "./pack.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
@@ -19,6 +19,8 @@ export interface PackSource {
   focus(path: string): readonly number[];
   /** The release notes the repository's newest commits add to, most often first. */
   releaseNotes?: readonly ReleaseNotesHabit[];
+  /** A file's first `lines` lines alone (the head of release notes); `text` serves where absent. */
+  head?(path: string, lines: number): FileText | null;
 }
 
 /** How many of the ranked files may be packed at `budget`: a larger budget reaches further down. */
@@ -104,7 +106,7 @@ export async function packSources(entries: readonly PackEntry[], budget: number,
   let rank = 0;
   for (const { file: entry, source, repo, note, focus, coverOnly, notes } of entries) {
     rank++;
-    const text = source.text(entry.path);
+    const text = notes && source.head ? source.head(entry.path, NOTES_READ_LINES) : source.text(entry.path);
     if (!text) continue;
     const reasons = [why(entry), note].filter((r) => r !== undefined && r !== "").join("; ");
     // Release notes are no rank of the ranking: their header says only why they are shown.
