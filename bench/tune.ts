@@ -147,7 +147,8 @@ if (opt("mix-sweep")) {
   const picks: number[] = [];
   const held = repos.map((repo) => {
     const others = caches.filter((c) => c.repo !== repo);
-    const pick = MIX_GRID.reduce((best, m) => (score({ ...defaults, scoreMix: m }, others).objective > score({ ...defaults, scoreMix: best }, others).objective + 1e-9 ? m : best), MIX_GRID[0]!);
+    const objectives = MIX_GRID.map((scoreMix) => score({ ...defaults, scoreMix }, others).objective);
+    const pick = MIX_GRID[objectives.reduce((best, o, i) => (o > objectives[best]! + 1e-9 ? i : best), 0)]!;
     picks.push(pick);
     return score({ ...defaults, scoreMix: pick }, caches.filter((c) => c.repo === repo)).perK;
   });

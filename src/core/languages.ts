@@ -111,6 +111,15 @@ export function isReleaseNotesPath(path: string): boolean {
   return RELEASE_NOTES_NAME.test(base) || RELEASE_NOTES_FOLDER.test(path);
 }
 
+/**
+ * The folder release notes speak for: their own, or its parent for a folder of notes
+ * (`plugins/maven/changelog.d/123.md` → `plugins/maven`); "" for the repository's root.
+ */
+export function releaseNotesHome(path: string): string {
+  const folder = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+  return RELEASE_NOTES_FOLDER.test(path) ? folder.slice(0, Math.max(0, folder.lastIndexOf("/"))) : folder;
+}
+
 /** Code without a grammar here, and images and archives: a release-notes name captures neither. */
 const CODE_TEXT = /\.(?:m|mm|fs|pl|pm|lua|r|jl|dart|ex|exs|erl|hs|ml|clj|elm|zig|nim|zsh|sql|proto|png|jpe?g|gif|pdf|zip|gz)$/i;
 

@@ -10,6 +10,7 @@ import { modelName } from "../store/semantic-state.js";
 import { VectorCache } from "../store/vector-cache.js";
 import { updateEmbeddings } from "./embed-stage.js";
 import { gitHead } from "./git/log.js";
+import { historyCurrent } from "./git/history.js";
 import { updateGraph } from "./graph-stage.js";
 import { collectGarbage } from "../runtime/gc.js";
 import { acquireWriteLock, describeOwner } from "../runtime/lock.js";
@@ -404,7 +405,7 @@ async function embedStage(
 async function startHistory(config: Config, store: IndexStore): Promise<GitResult> {
   // The common no-change case costs one `git rev-parse`, never a worker start.
   const head = await gitHead(config.root);
-  if (head === store.meta().gitHead) return { head, commitsRead: 0, rebuilt: false, warnings: [], ms: 0 };
+  if (historyCurrent(store, head)) return { head, commitsRead: 0, rebuilt: false, warnings: [], ms: 0 };
   const pool = await createPool("git-log", 1);
   try {
     const task: GitTask = {

@@ -65,7 +65,8 @@ function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, t
     const weight = config.weights[name] * (name === "semantic" ? semanticShare : 1);
     // The score term: the share of the list's best score, worth `scoreMix` of the first rank's term.
     // Not for the semantic list: its cosines sit close together, so shares of its best are all near 1.
-    const top = hits[0]?.score ?? 0;
+    // Lists come sorted by score, but the share must not pass 1 if one did not.
+    const top = hits.reduce((max, hit) => Math.max(max, hit.score), 0);
     const scoreTerm = config.scoreMix > 0 && top > 0 && name !== "semantic" ? config.scoreMix / (top * (config.rrfK + 1)) : 0;
     hits.forEach((hit, i) => {
       let file = files.get(hit.path);

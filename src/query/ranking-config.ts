@@ -8,7 +8,7 @@ import type { SignalName } from "./types.js";
  * freezes new values, write the command that produced them next to them.
  */
 export interface RankingConfig {
-  /** Weighted reciprocal-rank fusion: score(f) = Σ weight[s] / (k + rank_s(f)). */
+  /** Weighted reciprocal-rank fusion: score(f) = Σ weight[s] / (k + rank_s(f)), plus the score term of `scoreMix`. */
   readonly rrfK: number;
   /**
    * Each signal also adds its own score, as a share of its best file's score, at `scoreMix` times

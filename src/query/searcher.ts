@@ -59,6 +59,7 @@ export class Searcher {
   readonly #parsed = new Map<string, ParsedFile | undefined>();
   readonly #symbols = new Map<string, SymbolInfo[] | undefined>();
   readonly #texts = new Map<string, FileText | null>();
+  readonly #heads = new Map<string, FileText | null>();
   /** The last task parsed: ranking, term weights and packing of one query all read it. */
   #lastTask: TaskQuery | undefined;
 
@@ -82,6 +83,7 @@ export class Searcher {
       this.#parsed.clear();
       this.#symbols.clear();
       this.#texts.clear();
+      this.#heads.clear();
     }
     if (parts.has("history")) this.#history = undefined;
     if (parts.has("graph")) this.#links = undefined;
@@ -225,9 +227,12 @@ export class Searcher {
     return bounded(this.#texts, path, () => this.#readText(path));
   }
 
-  /** The first `lines` lines of a file as indexed (release notes run to thousands of lines: only their head is tokenized). */
+  /**
+   * The first `lines` lines of a file as indexed, memoised like {@link #fileText}: release notes run
+   * to thousands of lines, and only their head is split into lines and tokenized.
+   */
   #fileHead(path: string, lines: number): FileText | null {
-    return this.#texts.get(path) ?? this.#readText(path, lines);
+    return this.#texts.get(path) ?? bounded(this.#heads, `${lines}:${path}`, () => this.#readText(path, lines));
   }
 
   #readText(path: string, lines = Infinity): FileText | null {

@@ -27,6 +27,8 @@ export interface HistoryIndex {
 export interface ReleaseNotesHabit {
   path: string;
   share: number;
+  /** Commits in the window the share is of (at most {@link RECENT_COMMITS}). */
+  window: number;
 }
 
 /** Newest commits that touch files, whose release-notes edits make {@link ReleaseNotesHabit.share}. */
@@ -37,18 +39,36 @@ export function encodeRecent(recent: ReadonlyArray<readonly string[]>): Buffer {
   return Buffer.from(JSON.stringify(recent.slice(0, RECENT_COMMITS)), "utf8");
 }
 
-export function decodeRecent(data: Buffer | undefined): string[][] {
-  if (!data || data.length === 0) return [];
-  const parsed: unknown = JSON.parse(data.toString("utf8"));
-  return Array.isArray(parsed) ? parsed.filter((c): c is string[] => Array.isArray(c) && c.every((p) => typeof p === "string")) : [];
+/**
+ * The stored window, or null where there is none to trust: an index written before the window was
+ * kept, or a damaged value. Either way the git stage reads the history again (see `historyCurrent`).
+ */
+export function decodeRecent(data: Buffer | undefined): string[][] | null {
+  if (!data || data.length === 0) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data.toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed)) return null;
+  // Each entry is a commit: a malformed one still counts, as a commit that changed no release notes.
+  return parsed.slice(0, RECENT_COMMITS).map((c) => (Array.isArray(c) ? c.filter((p): p is string => typeof p === "string") : []));
 }
+
+/**
+ * Fewest commits in the window before a habit is read from it: in a young repository the first
+ * commit, which adds every file, would otherwise make any release notes look habitual.
+ */
+export const MIN_WINDOW = 20;
 
 /** Each release-notes file of the window with the share of its commits that changed it. */
 function habits(recent: readonly string[][]): ReleaseNotesHabit[] {
+  if (recent.length < MIN_WINDOW) return [];
   const counts = new Map<string, number>();
   for (const paths of recent) for (const path of new Set(paths)) counts.set(path, (counts.get(path) ?? 0) + 1);
   return [...counts]
-    .map(([path, n]) => ({ path, share: n / recent.length }))
+    .map(([path, n]) => ({ path, share: n / recent.length, window: recent.length }))
     .sort((a, b) => b.share - a.share || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -88,5 +108,5 @@ export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, messag
 export function loadHistoryIndex(store: IndexStore): HistoryIndex {
   const data = store.history.index();
   const paths = data.paths && data.paths.length > 0 ? data.paths.toString("utf8").split("\n") : [];
-  return { bm25: Bm25Snapshot.parse(data.bm25), pathOf: (id) => paths[id], releaseNotes: habits(decodeRecent(data.recent)) };
+  return { bm25: Bm25Snapshot.parse(data.bm25), pathOf: (id) => paths[id], releaseNotes: habits(decodeRecent(data.recent) ?? []) };
 }

@@ -35,10 +35,11 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const meta = store.meta();
   const head = await gitHead(task.root);
   const warnings: string[] = [];
-  if (head === meta.gitHead) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
-  // Rewritten history (rebase, branch switch to an unrelated line): start over.
-  // An index written before it kept the window of recent commits (the release-notes habit) reads its history again, once.
-  const incremental = meta.gitHead !== null && head !== null && store.history.recent() !== undefined && (await isAncestor(task.root, meta.gitHead, head));
+  const stored = decodeRecent(store.history.recent());
+  if (historyCurrent(store, head, stored)) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
+  // Rewritten history (rebase, branch switch to an unrelated line): start over. So does an index
+  // without a window of recent commits to trust (written before it was kept, or damaged): once.
+  const incremental = meta.gitHead !== null && head !== null && stored !== null && (await isAncestor(task.root, meta.gitHead, head));
   const since = incremental ? meta.gitHead : null;
 
   // Only commits that some current file lists (newest first, capped per file) keep their message:
@@ -92,7 +93,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const messages = new Map(kept.map((c) => [c.hash.slice(0, SHORT_HASH), c.message]));
   const historyIndex = buildHistoryIndex(histories, (hash) => messages.get(hash) ?? (incremental ? store.history.commit(hash)?.message : undefined));
   // The window slides: this run's commits in front of the stored ones, release notes since deleted left out.
-  const window = [...recent, ...(incremental ? decodeRecent(store.history.recent()) : [])].slice(0, RECENT_COMMITS).map((paths) => paths.filter((path) => live.has(path)));
+  const window = [...recent, ...(incremental ? stored! : [])].slice(0, RECENT_COMMITS).map((paths) => paths.filter((path) => live.has(path)));
 
   await store.transaction(() =>
     store.history.write({
@@ -107,6 +108,14 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
     "history",
   );
   return { head, commitsRead: read, rebuilt: !incremental, warnings, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * Whether the stored history is that of `head`: the same HEAD, with a window of recent commits
+ * (the release-notes habit) to trust. `stored` is the decoded window, where the caller has it.
+ */
+export function historyCurrent(store: IndexStore, head: string | null, stored = decodeRecent(store.history.recent())): boolean {
+  return head === store.meta().gitHead && (head === null || stored !== null);
 }
 
 function topEntries(counts: Map<string, number>, k: number): Map<string, number> {

@@ -145,16 +145,18 @@ export const NOTES_READ_LINES = MAX_NOTES_LINES + 1;
  * A release's heading: `## [unreleased]`, `# v0.24.0`, `2.17.0 (not yet released)`,
  * `Version 2.3.0`, `Release 7.2.0 (in development)`.
  */
-const RELEASE_HEADING = /^(?:#{1,4}\s*)?(?:\[?v?\d+\.\d+[\w.-]*\]?(?:\s|$)|\[?unreleased\]?|(?:version|release)\s+v?\d)/i;
+const RELEASE_HEADING = /^(?:#{1,4}\s*)?(?:\[?v?\d+\.\d+[\w.-]*\]?(?:\s|$)|\[?unreleased\]?(?:\s*[-:(]|$)|(?:version|release)\s+v?\d)/i;
 
 /**
- * The head of a repository's release notes (the file its fixes usually add an entry to), worth
- * `notesValue` — less than any code of the packed files, so it takes only what they leave of the
- * budget: the title and the open section (up to the second release's heading, where a new entry
- * goes at its end), or the first {@link NOTES_LINES} lines.
+ * The head of a repository's release notes (the file its fixes usually add an entry to): the title
+ * and the open section (up to the second release's heading, where a new entry goes at its end), the
+ * whole of notes that end sooner, or else the first {@link NOTES_LINES} lines. It is worth
+ * `notesValue`, less than the code of a packed file: by value per token it mostly takes what the
+ * code leaves, though its few lines can win over a long body that matches the task weakly.
  */
 export function notesCandidate(file: PackFile, config: PackConfig): Candidate | null {
-  const end = Math.min(file.lines.length, openSectionEnd(file.lines) ?? NOTES_LINES);
+  // `file` holds at most NOTES_READ_LINES lines (PackSource.head): fewer is the whole file.
+  const end = Math.min(file.lines.length, openSectionEnd(file.lines) ?? (file.lines.length <= MAX_NOTES_LINES ? file.lines.length : NOTES_LINES));
   if (end === 0 || !(config.notesValue > 0)) return null;
   return { file, kind: "file-outline", symbol: null, ranges: [[1, end]], value: config.notesValue, chars: rangeChars(file, 1, end) };
 }

@@ -6,7 +6,8 @@ import type { FileText } from "./file-text.js";
 import { pack } from "./pack.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
 import type { Candidate } from "./types.js";
-import { RECENT_COMMITS, type ReleaseNotesHabit } from "../../store/history-index.js";
+import type { ReleaseNotesHabit } from "../../store/history-index.js";
+import { releaseNotesHome } from "../../core/languages.js";
 
 /** What packing reads about the ranked files. */
 export interface PackSource {
@@ -54,10 +55,11 @@ export function packRanking(ranked: readonly RankedFile[], budget: number, count
 
 /**
  * The entries with the head of the release notes a fix here most likely adds an entry to: of the
- * best file's repository's notes that at least `notesShare` of its newest commits change, the one
- * nearest the best file (a module's own changelog before the repository's), then the most often
- * changed. Notes ranked among the files are shown by their head instead (a long changelog's
- * sections rarely win a place), unless they are the best file (a task about the notes themselves).
+ * best file's repository's notes that at least `notesShare` of its newest commits change, those of
+ * the deepest folder holding the best file (a module's own changelog before the repository's; a
+ * sibling module's never), else the most often changed. Notes ranked among the files are shown by
+ * their head instead (a long changelog's sections rarely win a place), unless they are the best
+ * file (a task about the notes themselves).
  */
 export function withReleaseNotes(entries: readonly PackEntry[], config: RankingConfig): PackEntry[] {
   const notes = releaseNotesEntry(entries, config);
@@ -69,19 +71,15 @@ export function releaseNotesEntry(entries: readonly PackEntry[], config: Ranking
   const best = entries[0];
   if (!best || !(config.pack.notesValue > 0)) return null;
   const habits = (best.source.releaseNotes ?? []).filter((n) => n.share >= config.pack.notesShare && n.path !== best.file.path);
-  const pick = habits.reduce<ReleaseNotesHabit | null>((a, b) => (a === null || sharedFolders(b.path, best.file.path) > sharedFolders(a.path, best.file.path) ? b : a), null);
+  const depth = (notes: ReleaseNotesHabit): number => {
+    const home = releaseNotesHome(notes.path);
+    if (home === "") return 0;
+    return best.file.path.startsWith(`${home}/`) ? home.split("/").length : -1;
+  };
+  const pick = habits.reduce<ReleaseNotesHabit | null>((a, b) => (a === null || depth(b) > depth(a) || (depth(b) === depth(a) && b.share > a.share) ? b : a), null);
   if (!pick) return null;
-  const note = `release notes: ${Math.round(100 * pick.share)}% of the newest ${RECENT_COMMITS} commits add to them`;
+  const note = `release notes: ${Math.round(100 * pick.share)}% of the newest ${pick.window} commits add to them`;
   return { file: { path: pick.path, score: 0, signals: {} }, source: best.source, note, notes: true, ...(best.repo === undefined ? {} : { repo: best.repo }) };
-}
-
-/** How many leading folders two paths share. */
-function sharedFolders(a: string, b: string): number {
-  const x = a.split("/");
-  const y = b.split("/");
-  let i = 0;
-  while (i < x.length - 1 && i < y.length - 1 && x[i] === y[i]) i++;
-  return i;
 }
 
 /** A ranked file to pack, with where its code is read from (its repository's pack source). */

@@ -129,17 +129,32 @@ describe("git history", () => {
     }
   });
 
+  /** `n` commits that change src/a.py alone. */
+  function tweak(r: TempRepo, n: number): void {
+    for (let i = 0; i < n; i++) {
+      r.write({ "src/a.py": `a = ${i + 10}\n` });
+      r.commitAll(`Tweak a ${i}`);
+    }
+  }
+  /** The window as stored, raw (an older version wrote none; a damaged one may hold anything). */
+  async function setRecent(engine: Engine, value: string | null): Promise<void> {
+    const env = open({ path: join(engine.config.indexDir, "index.lmdb") });
+    const table = env.openDB("history-index", { encoding: "binary" });
+    await (value === null ? table.remove("recent") : table.put("recent", Buffer.from(value, "utf8")));
+    await env.close();
+  }
+  const releaseNotes = (engine: Engine) => loadHistoryIndex(storeOf(engine)!).releaseNotes;
+
   it("keeps which release notes the newest commits change, and slides that window on the next run", async () => {
     repo = TempRepo.create({ "src/a.py": "a = 1\n", "CHANGELOG.md": "# Changes\n", "docs/NEWS": "news\n" }, { git: true });
     repo.write({ "src/a.py": "a = 2\n", "CHANGELOG.md": "# Changes\n- fix a\n" });
     repo.commitAll("Fix a");
-    repo.write({ "src/a.py": "a = 3\n" });
-    repo.commitAll("Tweak a");
+    tweak(repo, 18);
     await indexed(repo.root, (engine) => {
-      // Of 3 commits: the first added both files, the second changed CHANGELOG.md again.
-      expect(loadHistoryIndex(storeOf(engine)!).releaseNotes).toEqual([
-        { path: "CHANGELOG.md", share: 2 / 3 },
-        { path: "docs/NEWS", share: 1 / 3 },
+      // Of 20 commits: the first added both files, the second changed CHANGELOG.md again.
+      expect(releaseNotes(engine)).toEqual([
+        { path: "CHANGELOG.md", share: 2 / 20, window: 20 },
+        { path: "docs/NEWS", share: 1 / 20, window: 20 },
       ]);
     });
     repo.write({ "src/a.py": "a = 4\n" });
@@ -149,28 +164,60 @@ describe("git history", () => {
     try {
       expect((await engine.index()).commitsRead).toBe(1);
       // The new commit goes in front of the stored ones; notes that are gone drop out.
-      expect(loadHistoryIndex(storeOf(engine)!).releaseNotes).toEqual([{ path: "CHANGELOG.md", share: 2 / 4 }]);
+      expect(releaseNotes(engine)).toEqual([{ path: "CHANGELOG.md", share: 2 / 21, window: 21 }]);
     } finally {
       await engine.close();
     }
   });
 
+  it("reads no habit from a young repository: its first commit added every file", async () => {
+    repo = TempRepo.create({ "src/a.py": "a = 1\n", "CHANGELOG.md": "# Changes\n" }, { git: true });
+    tweak(repo, 18);
+    await indexed(repo.root, (engine) => expect(releaseNotes(engine)).toEqual([]));
+    tweak(repo, 1);
+    await indexed(repo.root, (engine) => expect(releaseNotes(engine)).toEqual([{ path: "CHANGELOG.md", share: 1 / 20, window: 20 }]));
+  });
+
   it("reads the history again, once, in an index written before it kept the window of recent commits", async () => {
-    repo = TempRepo.create({ "a.py": "a = 1\n", "NEWS": "news\n" }, { git: true });
-    repo.write({ "a.py": "a = 2\n", "NEWS": "news 2\n" });
+    repo = TempRepo.create({ "src/a.py": "a = 1\n", "NEWS": "news\n" }, { git: true });
+    repo.write({ "src/a.py": "a = 2\n", "NEWS": "news 2\n" });
     repo.commitAll("Fix a");
+    tweak(repo, 18);
     const engine = new Engine(repo.root, { jobs: 1 });
     try {
       await engine.index();
-      // As an older version left it: no window stored.
-      const env = open({ path: join(engine.config.indexDir, "index.lmdb") });
-      await env.openDB("history-index", { encoding: "binary" }).remove("recent");
-      await env.close();
-      repo.write({ "a.py": "a = 3\n" });
-      repo.commitAll("Tweak a");
-      expect((await engine.index()).commitsRead).toBe(3);
-      expect(loadHistoryIndex(storeOf(engine)!).releaseNotes).toEqual([{ path: "NEWS", share: 2 / 3 }]);
+      // As an older version left it: no window stored. At the same HEAD, the next run fills it.
+      await setRecent(engine, null);
+      expect((await engine.index()).commitsRead).toBe(20);
+      expect(releaseNotes(engine)).toEqual([{ path: "NEWS", share: 2 / 20, window: 20 }]);
       expect((await engine.index()).commitsRead).toBe(0);
+      // And after new commits: all of them, not only the new one.
+      await setRecent(engine, null);
+      tweak(repo, 1);
+      expect((await engine.index()).commitsRead).toBe(21);
+      expect(releaseNotes(engine)).toEqual([{ path: "NEWS", share: 2 / 21, window: 21 }]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("survives a damaged window: queries answer, and the next run reads the history again", async () => {
+    repo = TempRepo.create({ "src/a.py": "a = 1\n", "src/retry.py": "def retry():\n    return 1\n", "NEWS": "news\n" }, { git: true });
+    tweak(repo, 19);
+    const engine = new Engine(repo.root, { jobs: 1 });
+    try {
+      await engine.index();
+      await setRecent(engine, "{bad");
+      expect(releaseNotes(engine)).toEqual([]);
+      expect((await engine.context("retry", { budget: 500, refresh: false })).files).toContain("src/retry.py");
+      expect((await engine.index()).commitsRead).toBe(20);
+      expect(releaseNotes(engine)).toEqual([{ path: "NEWS", share: 1 / 20, window: 20 }]);
+      // Well-formed JSON of the wrong shape: entries that are no list count as commits without notes.
+      await setRecent(engine, JSON.stringify([["NEWS", 7], {}, ...Array.from({ length: 18 }, () => [])]));
+      expect(releaseNotes(engine)).toEqual([{ path: "NEWS", share: 1 / 20, window: 20 }]);
+      await setRecent(engine, JSON.stringify({ recent: [] }));
+      expect(releaseNotes(engine)).toEqual([]);
+      expect((await engine.index()).commitsRead).toBe(20);
     } finally {
       await engine.close();
     }

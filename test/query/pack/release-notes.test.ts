@@ -12,21 +12,41 @@ const entries = (notes: PackSource["releaseNotes"], ...paths: string[]): PackEnt
 const config = resolveRanking({ pack: { notesValue: 0.05, notesShare: 0.1 } });
 
 describe("the release notes a fix adds to, named after the code", () => {
-  it("picks the notes nearest the best file (a module's own changelog first), then the most changed", () => {
+  it("picks the notes of the deepest folder holding the best file (a module's own changelog first), else the most changed", () => {
     const notes = [
-      { path: "CHANGELOG.md", share: 0.3 },
-      { path: "plugins/maven/CHANGELOG.md", share: 0.15 },
-      { path: "plugins/gradle/CHANGELOG.md", share: 0.2 },
+      { path: "CHANGELOG.md", share: 0.3, window: 300 },
+      { path: "plugins/maven/CHANGELOG.md", share: 0.15, window: 300 },
+      { path: "plugins/gradle/CHANGELOG.md", share: 0.2, window: 300 },
     ];
     expect(releaseNotesEntry(entries(notes, "plugins/maven/src/Build.java"), config)).toMatchObject({
       file: { path: "plugins/maven/CHANGELOG.md" }, notes: true, note: "release notes: 15% of the newest 300 commits add to them",
     });
     expect(releaseNotesEntry(entries(notes, "core/Main.java"), config)?.file.path).toBe("CHANGELOG.md");
+    // A sibling module's changelog shares a folder with the best file, but does not speak for it.
+    expect(releaseNotesEntry(entries(notes, "plugins/ant/src/Ant.java"), config)?.file.path).toBe("CHANGELOG.md");
+    // With no notes that hold the best file, the most changed ones.
+    expect(releaseNotesEntry(entries(notes.slice(1), "plugins/ant/src/Ant.java"), config)?.file.path).toBe("plugins/gradle/CHANGELOG.md");
+    // A folder of notes speaks for the folder it is in.
+    const folders = [{ path: "CHANGES.md", share: 0.3, window: 40 }, { path: "lib/changelog.d/123.fix.md", share: 0.2, window: 40 }];
+    expect(releaseNotesEntry(entries(folders, "lib/src/x.py"), config)).toMatchObject({ file: { path: "lib/changelog.d/123.fix.md" }, note: "release notes: 20% of the newest 40 commits add to them" });
+    expect(releaseNotesEntry(entries(folders, "app/x.py"), config)?.file.path).toBe("CHANGES.md");
+  });
+
+  it("shows the notes of the best file's repository, in a pack across repositories", () => {
+    const web = [{ path: "CHANGELOG.md", share: 0.5, window: 300 }];
+    const api = [{ path: "NEWS.md", share: 0.2, window: 300 }];
+    const packed = [{ ...entries(api, "server/routes.py")[0]!, repo: "api" }, { ...entries(web, "src/app.ts")[0]!, repo: "web" }];
+    expect(releaseNotesEntry(packed, config)).toMatchObject({ file: { path: "NEWS.md" }, repo: "api", notes: true });
+    // The same path in another repository is another file: it stays packed.
+    const both = [...packed, { ...entries(web, "NEWS.md")[0]!, repo: "web" }];
+    expect(withReleaseNotes(both, config).map((e) => [e.repo, e.file.path, e.notes ?? false])).toEqual([
+      ["api", "server/routes.py", false], ["web", "src/app.ts", false], ["web", "NEWS.md", false], ["api", "NEWS.md", true],
+    ]);
   });
 
   it("leaves out notes changed by too few of the newest commits, notes already packed, and everything when turned off", () => {
-    const changes = [{ path: "CHANGES", share: 0.5 }];
-    expect(releaseNotesEntry(entries([{ path: "NEWS", share: 0.05 }], "a.py"), config)).toBeNull();
+    const changes = [{ path: "CHANGES", share: 0.5, window: 300 }];
+    expect(releaseNotesEntry(entries([{ path: "NEWS", share: 0.05, window: 300 }], "a.py"), config)).toBeNull();
     // The task is about the notes themselves: they are packed as the best file.
     expect(releaseNotesEntry(entries(changes, "CHANGES", "a.py"), config)).toBeNull();
     expect(releaseNotesEntry(entries(changes, "a.py"), resolveRanking({ pack: { notesValue: 0 } }))).toBeNull();
@@ -34,7 +54,7 @@ describe("the release notes a fix adds to, named after the code", () => {
   });
 
   it("shows notes ranked among the files (packed or only named) by their head instead", () => {
-    const changes = [{ path: "CHANGES", share: 0.5 }];
+    const changes = [{ path: "CHANGES", share: 0.5, window: 300 }];
     const shape = (list: PackEntry[]) => list.map((e) => [e.file.path, e.coverOnly ?? false, e.notes ?? false]);
     const named = [...entries(changes, "a.py"), { ...entries(changes, "CHANGES")[0]!, coverOnly: true }];
     expect(shape(withReleaseNotes(named, config))).toEqual([["a.py", false, false], ["CHANGES", false, true]]);
@@ -53,9 +73,20 @@ describe("the head of release notes: the title and the open section, where a new
     expect(head(`Project: x\n\n---\n=== Releases ===\n---\n\n2.17.0 (not yet released)\n\n${entries(4)}\n\n2.16.1 (24-Dec-2023)\n\n${entries(30)}`)).toEqual([[1, 13]]);
     expect(head(`Version 2.3.0\n-------------\n\n${entries(3)}\n\nVersion 2.2.5\n-------------\n${entries(30)}`)).toEqual([[1, 7]]);
     expect(head(`# unreleased\n\n## Bugfixes\n\n${entries(2)}\n\n# v0.24.0\n\n${entries(30)}`)).toEqual([[1, 7]]);
+    expect(head(`Changelog\n\n[Unreleased] - next\n\n${entries(2)}\n\nUnreleased:\n\n${entries(30)}`)).toEqual([[1, 7]]);
   });
 
-  it("shows the first 15 lines when the open section is longer than 40 lines or has no heading it knows", () => {
+  it("takes no prose for a heading", () => {
+    // "Unreleased changes go…" is a sentence, not the open release: the open one ends at "## 1.0".
+    expect(head(`# Changes\nUnreleased changes go under the next version.\n\n## 1.1\n\n${entries(3)}\n\n## 1.0\n\n${entries(50)}`)).toEqual([[1, 9]]);
+  });
+
+  it("shows notes shorter than 40 lines whole when no second release's heading ends them", () => {
+    expect(head(`# Changes\n\n## Unreleased\n\n${entries(25)}`)).toEqual([[1, 29]]);
+    expect(head(`Changes\n\n${entries(38)}`)).toEqual([[1, 40]]);
+  });
+
+  it("shows the first 15 lines of longer notes whose open section is over 40 lines or has no heading it knows", () => {
     expect(head(`Release 7.2.0 (in development)\n\n${entries(60)}\n\nRelease 7.1.2\n`)).toEqual([[1, 15]]);
     expect(head(`Changes\n\n${entries(60)}`)).toEqual([[1, 15]]);
     expect(head("")).toBeUndefined();
@@ -69,8 +100,8 @@ describe("release notes in a packed context (a real repository whose fixes add t
 
   beforeAll(async () => {
     repo = TempRepo.create({ "shop/cart.py": "def total(items):\n    return sum(items)\n", "README.md": "# shop\n", "CHANGELOG.md": changelog(0) }, { git: true });
-    for (let i = 1; i <= 4; i++) {
-      repo.write({ "shop/cart.py": `def total(items):\n    return sum(items) + ${i}\n`, ...(i % 2 === 0 ? { "CHANGELOG.md": changelog(i) } : {}) });
+    for (let i = 1; i <= 19; i++) {
+      repo.write({ "shop/cart.py": `def total(items):\n    return sum(items) + ${i}\n`, ...(i % 2 === 0 ? { "CHANGELOG.md": changelog(i % 4) } : {}) });
       repo.commitAll(`Update ${i}`);
     }
     engine = new Engine(repo.root, { jobs: 1 });
@@ -84,14 +115,14 @@ describe("release notes in a packed context (a real repository whose fixes add t
   it("shows the head of the notes after the code, with why", async () => {
     const result = await engine.context("cart total is wrong", { budget: 2000, refresh: false });
     expect(result.files[0]).toBe("shop/cart.py");
-    // 3 of the 5 commits changed CHANGELOG.md.
+    // 10 of the 20 commits changed CHANGELOG.md; the last one left two entries.
     // The title and the open section, up to the line before "## 1.0".
-    expect(result.spans).toContainEqual({ path: "CHANGELOG.md", start: 1, end: 9, kind: "file-outline", symbol: null });
-    expect(result.text).toContain("### CHANGELOG.md · lines 1-9 · release notes: 60% of the newest 300 commits add to them\n```markdown\n1|# Changelog");
+    expect(result.spans).toContainEqual({ path: "CHANGELOG.md", start: 1, end: 7, kind: "file-outline", symbol: null });
+    expect(result.text).toContain("### CHANGELOG.md · lines 1-7 · release notes: 50% of the newest 20 commits add to them\n```markdown\n1|# Changelog");
     expect(result.tokens).toBeLessThanOrEqual(2000);
   });
 
-  it("gives the notes only what the code leaves of the budget", async () => {
+  it("leaves the notes out where the code takes the whole budget", async () => {
     const result = await engine.context("cart total is wrong", { budget: 60, refresh: false });
     expect(result.files).toEqual(["shop/cart.py"]);
   });
