@@ -60,7 +60,7 @@ export function decodeRecent(data: Buffer | undefined): string[][] | null {
  * Fewest commits in the window before a habit is read from it: in a young repository the first
  * commit, which adds every file, would otherwise make any release notes look habitual.
  */
-export const MIN_WINDOW = 20;
+const MIN_WINDOW = 20;
 
 /** Each release-notes file of the window with the share of its commits that changed it. */
 function habits(recent: readonly string[][]): ReleaseNotesHabit[] {
