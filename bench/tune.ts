@@ -37,6 +37,7 @@ import type { PackCache, SignalCache } from "../src/bench/types.js";
 import { fuse } from "../src/query/fusion.js";
 import { fileText, type FileText } from "../src/query/pack/file-text.js";
 import { packRanking } from "../src/query/pack/pack-ranking.js";
+import { RECENT_COMMITS } from "../src/store/history-index.js";
 import { TokenWorker } from "../src/runtime/token-worker.js";
 import { DEFAULT_RANKING, resolveRanking, type PackConfig, type RankingConfig, type RankingOverrides } from "../src/query/ranking-config.js";
 import type { SignalName } from "../src/query/types.js";
@@ -240,7 +241,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
       const files = texts.get(p.instance_id)!;
       const ranked = fuse(cache.results, config, cache);
       const focus = new Map(p.focus);
-      const source = { termWeights: new Map(p.termWeights), focus: (path: string) => focus.get(path) ?? [], text: (path: string): FileText | null => files.get(path)?.text ?? null, symbols: (path: string) => files.get(path)?.symbols, releaseNotes: p.releaseNotes };
+      const source = { termWeights: new Map(p.termWeights), focus: (path: string) => focus.get(path) ?? [], text: (path: string): FileText | null => files.get(path)?.text ?? null, symbols: (path: string) => files.get(path)?.symbols, releaseNotes: p.releaseNotes?.map((n) => ({ ...n, window: n.window ?? RECENT_COMMITS })) }; // caches before the window's size: 300
       const row: number[] = [];
       const scores = await Promise.all(budgets.map(async (budget) => scoreContext((await packRanking(ranked, budget, counter, config, source)).spans, p.gold)));
       row.push(...scores.map((s) => (s.file ? 1 : 0)), ...scores.map((s) => (s.lines ? 1 : 0)));

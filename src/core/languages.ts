@@ -112,12 +112,15 @@ export function isReleaseNotesPath(path: string): boolean {
 }
 
 /**
- * The folder release notes speak for: their own, or its parent for a folder of notes
- * (`plugins/maven/changelog.d/123.md` → `plugins/maven`); "" for the repository's root.
+ * The folder release notes speak for: their own, less a folder of notes and a documentation
+ * folder (`plugins/maven/changelog.d/123.md` → `plugins/maven`, `docs/changelog.md` → the root ""):
+ * notes under `docs/` are the project's, not the docs'.
  */
 export function releaseNotesHome(path: string): string {
-  const folder = path.slice(0, Math.max(0, path.lastIndexOf("/")));
-  return RELEASE_NOTES_FOLDER.test(path) ? folder.slice(0, Math.max(0, folder.lastIndexOf("/"))) : folder;
+  const folders = path.split("/").slice(0, -1);
+  if (RELEASE_NOTES_FOLDER.test(path)) folders.pop();
+  if (folders.length > 0 && /^docs?$/i.test(folders[folders.length - 1]!)) folders.pop();
+  return folders.join("/");
 }
 
 /** Code without a grammar here, and images and archives: a release-notes name captures neither. */

@@ -19,13 +19,17 @@ function repoWithNotes(code: Record<string, (i: number) => string>, notes: strin
 }
 
 describe("release notes in a workspace pack", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-ws-notes-"));
-  const runtime = new Runtime();
-  const web = repoWithNotes({ "src/cart.ts": (i) => `export function renderCart(items: number[]) {\n  return items.length + ${i};\n}\n` }, "CHANGELOG.md");
-  const billing = repoWithNotes({ "billing/invoice.py": (i) => `def compute_invoice_total(lines):\n    return sum(lines) + ${i}\n` }, "NEWS.md");
+  let dataDir: string;
+  let runtime: Runtime;
+  let web: TempRepo;
+  let billing: TempRepo;
   let ws: Workspace;
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "ctxsmith-ws-notes-"));
+    runtime = new Runtime();
+    web = repoWithNotes({ "src/cart.ts": (i) => `export function renderCart(items: number[]) {\n  return items.length + ${i};\n}\n` }, "CHANGELOG.md");
+    billing = repoWithNotes({ "billing/invoice.py": (i) => `def compute_invoice_total(lines):\n    return sum(lines) + ${i}\n` }, "NEWS.md");
     ws = new Workspace({ dataDir, runtime, engine: { jobs: 1, semantic: false } });
     await ws.addRepo("web", web.root);
     await ws.addRepo("billing", billing.root);

@@ -114,8 +114,9 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
  * Whether the stored history is that of `head`: the same HEAD, with a window of recent commits
  * (the release-notes habit) to trust. `stored` is the decoded window, where the caller has it.
  */
-export function historyCurrent(store: IndexStore, head: string | null, stored = decodeRecent(store.history.recent())): boolean {
-  return head === store.meta().gitHead && (head === null || stored !== null);
+export function historyCurrent(store: IndexStore, head: string | null, stored?: string[][] | null): boolean {
+  if (head !== store.meta().gitHead) return false;
+  return head === null || (stored === undefined ? decodeRecent(store.history.recent()) : stored) !== null;
 }
 
 function topEntries(counts: Map<string, number>, k: number): Map<string, number> {

@@ -142,10 +142,11 @@ const MAX_NOTES_LINES = 40;
 /** Lines of release notes read to find their head. */
 export const NOTES_READ_LINES = MAX_NOTES_LINES + 1;
 /**
- * A release's heading: `## [unreleased]`, `# v0.24.0`, `2.17.0 (not yet released)`,
- * `Version 2.3.0`, `Release 7.2.0 (in development)`.
+ * A release's heading: `## [unreleased]`, `## **Unreleased** changes`, `# v0.24.0`,
+ * `2.17.0 (not yet released)`, `Version 2.3.0`, `Release 7.2.0 (in development)`. Without a
+ * Markdown `#`, "Unreleased" must stand alone (or before `-`, `:`, `(`): a sentence is no heading.
  */
-const RELEASE_HEADING = /^(?:#{1,4}\s*)?(?:\[?v?\d+\.\d+[\w.-]*\]?(?:\s|$)|\[?unreleased\]?(?:\s*[-:(]|$)|(?:version|release)\s+v?\d)/i;
+const RELEASE_HEADING = /^(?:#{1,4}\s*[[*]*(?:v?\d+\.\d+|unreleased|(?:version|release)\s+v?\d)|(?:\[?v?\d+\.\d+[\w.-]*\]?(?:\s|$)|\[?unreleased\]?(?:\s*[-:(]|$)|(?:version|release)\s+v?\d))/i;
 
 /**
  * The head of a repository's release notes (the file its fixes usually add an entry to): the title

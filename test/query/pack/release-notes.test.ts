@@ -12,7 +12,7 @@ const entries = (notes: PackSource["releaseNotes"], ...paths: string[]): PackEnt
 const config = resolveRanking({ pack: { notesValue: 0.05, notesShare: 0.1 } });
 
 describe("the release notes a fix adds to, named after the code", () => {
-  it("picks the notes of the deepest folder holding the best file (a module's own changelog first), else the most changed", () => {
+  it("picks, of the notes whose folder holds the best file, the deepest folder's (a module's own changelog first), then the most changed", () => {
     const notes = [
       { path: "CHANGELOG.md", share: 0.3, window: 300 },
       { path: "plugins/maven/CHANGELOG.md", share: 0.15, window: 300 },
@@ -24,8 +24,10 @@ describe("the release notes a fix adds to, named after the code", () => {
     expect(releaseNotesEntry(entries(notes, "core/Main.java"), config)?.file.path).toBe("CHANGELOG.md");
     // A sibling module's changelog shares a folder with the best file, but does not speak for it.
     expect(releaseNotesEntry(entries(notes, "plugins/ant/src/Ant.java"), config)?.file.path).toBe("CHANGELOG.md");
-    // With no notes that hold the best file, the most changed ones.
-    expect(releaseNotesEntry(entries(notes.slice(1), "plugins/ant/src/Ant.java"), config)?.file.path).toBe("plugins/gradle/CHANGELOG.md");
+    // With no notes that hold the best file, none: another module's notes would mislead.
+    expect(releaseNotesEntry(entries(notes.slice(1), "plugins/ant/src/Ant.java"), config)).toBeNull();
+    // Notes under the documentation folder are the project's.
+    expect(releaseNotesEntry(entries([{ path: "CHANGES", share: 0.1, window: 300 }, { path: "docs/changelog.md", share: 0.3, window: 300 }], "src/x.py"), config)?.file.path).toBe("docs/changelog.md");
     // A folder of notes speaks for the folder it is in.
     const folders = [{ path: "CHANGES.md", share: 0.3, window: 40 }, { path: "lib/changelog.d/123.fix.md", share: 0.2, window: 40 }];
     expect(releaseNotesEntry(entries(folders, "lib/src/x.py"), config)).toMatchObject({ file: { path: "lib/changelog.d/123.fix.md" }, note: "release notes: 20% of the newest 40 commits add to them" });
@@ -74,6 +76,12 @@ describe("the head of release notes: the title and the open section, where a new
     expect(head(`Version 2.3.0\n-------------\n\n${entries(3)}\n\nVersion 2.2.5\n-------------\n${entries(30)}`)).toEqual([[1, 7]]);
     expect(head(`# unreleased\n\n## Bugfixes\n\n${entries(2)}\n\n# v0.24.0\n\n${entries(30)}`)).toEqual([[1, 7]]);
     expect(head(`Changelog\n\n[Unreleased] - next\n\n${entries(2)}\n\nUnreleased:\n\n${entries(30)}`)).toEqual([[1, 7]]);
+  });
+
+  it("knows Markdown headings of the open release, however they go on", () => {
+    for (const heading of ["## Unreleased changes", "## Unreleased — 2024", "## [Unreleased][]", "## **Unreleased**"]) {
+      expect(head(`# Changes\n\n${heading}\n\n${entries(2)}\n\n## 1.0\n\n${entries(50)}`)).toEqual([[1, 7]]);
+    }
   });
 
   it("takes no prose for a heading", () => {
