@@ -146,7 +146,8 @@ export const NOTES_READ_LINES = MAX_NOTES_LINES + 1;
  * `2.17.0 (not yet released)`, `Version 2.3.0`, `Release 7.2.0 (in development)`. Without a
  * Markdown `#`, "Unreleased" must stand alone (or before `-`, `:`, `(`): a sentence is no heading.
  */
-const RELEASE_HEADING = /^(?:#{1,4}\s*[[*]*(?:v?\d+\.\d+|unreleased|(?:version|release)\s+v?\d)|(?:\[?v?\d+\.\d+[\w.-]*\]?(?:\s|$)|\[?unreleased\]?(?:\s*[-:(]|$)|(?:version|release)\s+v?\d))/i;
+const MARKDOWN_RELEASE_HEADING = /^#{1,4}\s*[[*]*(?:v?\d+\.\d+|unreleased|(?:version|release)\s+v?\d)/i;
+const PLAIN_RELEASE_HEADING = /^(?:\[?v?\d+\.\d+[\w.-]*\]?(?:\s|$)|\[?unreleased\]?(?:\s*[-:(]|$)|(?:version|release)\s+v?\d)/i;
 
 /**
  * The head of a repository's release notes (the file its fixes usually add an entry to): the title
@@ -166,7 +167,8 @@ export function notesCandidate(file: PackFile, config: PackConfig): Candidate | 
 function openSectionEnd(lines: readonly string[]): number | null {
   let headings = 0;
   for (let i = 0; i < Math.min(lines.length, MAX_NOTES_LINES + 1); i++) {
-    if (RELEASE_HEADING.test(lines[i]!.trim()) && ++headings === 2) return i;
+    const line = lines[i]!.trim();
+    if ((MARKDOWN_RELEASE_HEADING.test(line) || PLAIN_RELEASE_HEADING.test(line)) && ++headings === 2) return i;
   }
   return null;
 }

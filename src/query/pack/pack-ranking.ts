@@ -57,9 +57,9 @@ export function packRanking(ranked: readonly RankedFile[], budget: number, count
  * The entries with the head of the release notes a fix here most likely adds an entry to: of the
  * best file's repository's notes that at least `notesShare` of its newest commits change and whose
  * folder holds the best file, those of the deepest folder (a module's own changelog before the
- * repository's; a sibling module's never), then the most often changed. Notes ranked among the files are shown by
- * their head instead (a long changelog's sections rarely win a place), unless they are the best
- * file (a task about the notes themselves).
+ * repository's; a sibling module's never), then the most often changed. Notes ranked among the
+ * files are shown by their head instead (a long changelog's sections rarely win a place), unless
+ * they are the best file (a task about the notes themselves).
  */
 export function withReleaseNotes(entries: readonly PackEntry[], config: RankingConfig): PackEntry[] {
   const notes = releaseNotesEntry(entries, config);
@@ -70,14 +70,17 @@ export function withReleaseNotes(entries: readonly PackEntry[], config: RankingC
 export function releaseNotesEntry(entries: readonly PackEntry[], config: RankingConfig): PackEntry | null {
   const best = entries[0];
   if (!best || !(config.pack.notesValue > 0)) return null;
-  // How deep the folder the notes speak for is, or -1 where it does not hold the best file.
-  const depth = (notes: ReleaseNotesHabit): number => {
+  // Each habit with how deep the folder it speaks for is, or -1 where that does not hold the best file.
+  const depthOf = (notes: ReleaseNotesHabit): number => {
     const home = releaseNotesHome(notes.path);
     if (home === "") return 0;
     return best.file.path.startsWith(`${home}/`) ? home.split("/").length : -1;
   };
-  const habits = (best.source.releaseNotes ?? []).filter((n) => n.share >= config.pack.notesShare && n.path !== best.file.path && depth(n) >= 0);
-  const pick = habits.reduce<ReleaseNotesHabit | null>((a, b) => (a === null || depth(b) > depth(a) || (depth(b) === depth(a) && b.share > a.share) ? b : a), null);
+  const near = (best.source.releaseNotes ?? [])
+    .filter((n) => n.share >= config.pack.notesShare && n.path !== best.file.path)
+    .map((notes) => ({ notes, depth: depthOf(notes) }))
+    .filter((n) => n.depth >= 0);
+  const pick = near.reduce<(typeof near)[number] | null>((a, b) => (a === null || b.depth > a.depth || (b.depth === a.depth && b.notes.share > a.notes.share) ? b : a), null)?.notes;
   if (!pick) return null;
   const note = `release notes: ${Math.round(100 * pick.share)}% of the newest ${pick.window} commits add to them`;
   return { file: { path: pick.path, score: 0, signals: {} }, source: best.source, note, notes: true, ...(best.repo === undefined ? {} : { repo: best.repo }) };
