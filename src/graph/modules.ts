@@ -139,6 +139,15 @@ export class ModuleResolver {
   readonly #swiftModuleOf = new Map<string, SwiftModule>();
   /** Resolutions by importing folder and specifier: a repository imports the same modules over and over. */
   readonly #memo = new Map<string, string[]>();
+  /**
+   * Folders by their last segment and by their last two (`a/b/src` under `src` and `b/src`), each
+   * list in the order of {@link ModuleResolver.#byDir}, with every folder's place in it: built on
+   * first use, so that a lookup by folder tail reads a few folders rather than all of them (a
+   * 100,000-file monorepo has tens of thousands).
+   */
+  #dirTails: { lists: Map<string, string[]>; order: Map<string, number> } | null = null;
+  /** {@link ModuleResolver.siblings} by family and folder. */
+  readonly #siblings = new Map<string, readonly string[]>();
 
   /** Workspace package name -> its folder ("" for the root), from the repository's package.json files. */
   readonly #packages: ReadonlyMap<string, string>;
@@ -210,9 +219,12 @@ export class ModuleResolver {
   }
 
   /** Source files in the folder of `path`, of the same language family (a Go package, a Java package). */
-  siblings(path: string): string[] {
+  siblings(path: string): readonly string[] {
     const family = languageFamily(languageOf(path));
-    return (this.#byDir.get(dirOf(path)) ?? []).filter((p) => languageFamily(languageOf(p)) === family);
+    const key = `${family}\u0000${dirOf(path)}`;
+    let found = this.#siblings.get(key);
+    if (!found) this.#siblings.set(key, (found = (this.#byDir.get(dirOf(path)) ?? []).filter((p) => languageFamily(languageOf(p)) === family)));
+    return found;
   }
 
   /** The files an import of `from` (written in `language`) refers to; empty when it is external. */
@@ -339,7 +351,7 @@ export class ModuleResolver {
     if (named.length < imp.names.length) {
       // `import a.b.*`: every class of the package, or the nested classes of a class.
       const files = this.#byLongestTail("java", dir, "");
-      for (const [d, list] of this.#byDir) if (d === dir || d.endsWith(`/${dir}`)) files.push(...list);
+      for (const d of this.#dirsEndingWith(dir)) files.push(...this.#byDir.get(d)!);
       return [...new Set(files.filter((f) => f.endsWith(".java")))].sort();
     }
     if (named.length === 0) return this.#exactTail("java", dir);
@@ -360,9 +372,7 @@ export class ModuleResolver {
     for (let i = 0; i <= last; i++) {
       const tail = parts.slice(i).join("/");
       const files: string[] = [];
-      for (const [dir, list] of this.#byDir) {
-        if (dir === tail || dir.endsWith(`/${tail}`)) files.push(...list.filter((p) => p.endsWith(".go") && !p.endsWith("_test.go")));
-      }
+      for (const dir of this.#dirsEndingWith(tail)) files.push(...this.#byDir.get(dir)!.filter((p) => p.endsWith(".go") && !p.endsWith("_test.go")));
       if (files.length > 0) return files.sort();
     }
     return [];
@@ -384,8 +394,11 @@ export class ModuleResolver {
       rest = segments.slice(i);
     } else {
       // Another crate of the workspace (`use other_crate::x`), or an external one.
-      const found = [...this.#byDir.keys()].find((d) => d === `${head.replace(/_/g, "-")}/src` || d === `${head}/src` || d.endsWith(`/${head}/src`) || d.endsWith(`/${head.replace(/_/g, "-")}/src`));
-      if (!found) return [];
+      // The first such folder, with the crate's name as written or with `-` for `_`.
+      const [found] = [...new Set([`${head}/src`, `${head.replace(/_/g, "-")}/src`])]
+        .flatMap((tail) => this.#dirsEndingWith(tail).slice(0, 1))
+        .sort((a, b) => this.#dirTails!.order.get(a)! - this.#dirTails!.order.get(b)!);
+      if (found === undefined) return [];
       base = found;
       rest = segments.slice(1);
     }
@@ -478,6 +491,27 @@ export class ModuleResolver {
       if (module === tail || module.endsWith(`/${tail}`)) found.push(path);
     }
     return found.sort();
+  }
+
+  /** Folders with source files that are `tail` or end with `/tail`, in the order of {@link ModuleResolver.#byDir}. */
+  #dirsEndingWith(tail: string): string[] {
+    if (!this.#dirTails) {
+      const lists = new Map<string, string[]>();
+      const order = new Map<string, number>();
+      for (const dir of this.#byDir.keys()) {
+        order.set(dir, order.size);
+        const parts = dir.split("/");
+        for (const key of new Set([parts.slice(-1).join("/"), parts.slice(-2).join("/")])) {
+          const list = lists.get(key);
+          if (list) list.push(dir);
+          else lists.set(key, [dir]);
+        }
+      }
+      this.#dirTails = { lists, order };
+    }
+    // A folder that ends with the tail ends with the tail's last two segments (or its only one).
+    const key = tail.split("/").slice(-2).join("/");
+    return (this.#dirTails.lists.get(key) ?? []).filter((d) => d === tail || d.endsWith(`/${tail}`));
   }
 
   #firstExisting(candidates: string[]): string[] {

@@ -1,0 +1,133 @@
+/**
+ * Memory against size: a cold `ctxsmith index` of a large tree (the 100,000-file monorepo of issue
+ * 18), run as a user runs it, as a whole process, with its resident memory sampled every 100 ms
+ * from /proc and matched to the progress it reports (`--progress json`). The table gives RSS when
+ * 25, 50, 75 and 100 % of the files are parsed, the most of each later stage, the peak, and the
+ * slope: how many MB each further 10,000 files add while the parse runs. Linux only (/proc).
+ *
+ *   npm run build
+ *   node dist/bench/monorepo-bench.js --repo /tmp/mono [--jobs 2] [--runs 1] [--no-git 1] [--out FILE.md]
+ *
+ * The index folder (`REPO/.contextsmith`) is removed before each run.
+ */
+import { spawn } from "node:child_process";
+import { appendFileSync, readFileSync, rmSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { benchArgs } from "./args.js";
+
+const opt = benchArgs("monorepo-bench --repo PATH [--jobs N] [--runs N] [--no-git 1] [--out FILE]", ["repo"]);
+const repo = opt("repo")!;
+const jobs = opt("jobs", "2")!;
+const runs = Number(opt("runs", "1"));
+const noGit = opt("no-git") === "1";
+const out = opt("out");
+const CLI = fileURLToPath(new URL("../ctxsmith.js", import.meta.url));
+const MARKS = [0.25, 0.5, 0.75, 1];
+
+interface Run {
+  wall: number;
+  files: number;
+  /** RSS (MB) when the share of files parsed first reached each mark. */
+  atMark: number[];
+  /** The most RSS (MB) seen in each stage after the parse, in the order they came. */
+  stages: Array<{ stage: string; rss: number }>;
+  peak: number;
+  summary: string;
+}
+
+/** VmRSS and VmHWM of a process in MB, or null once it is gone. */
+function memoryOf(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+function once(): Promise<Run> {
+  rmSync(join(repo, ".contextsmith"), { recursive: true, force: true });
+  const args = [CLI, "index", repo, "--jobs", jobs, "--progress", "json", ...(noGit ? ["--no-git"] : [])];
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let rss = 0;
+  let peak = 0;
+  let files = 0;
+  const atMark: number[] = [];
+  const stages: Run["stages"] = [];
+  const sample = (): void => {
+    const m = memoryOf(child.pid!);
+    if (!m) return;
+    rss = m.rss;
+    peak = Math.max(peak, m.hwm);
+    const last = stages[stages.length - 1];
+    if (last) last.rss = Math.max(last.rss, rss);
+  };
+  const timer = setInterval(sample, 100);
+  let pending = "";
+  let summary = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (summary += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    pending += d;
+    for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      let event: { stage?: string; done?: number; total?: number };
+      try {
+        event = JSON.parse(line) as typeof event;
+      } catch {
+        summary += `${line}\n`;
+        continue;
+      }
+      sample();
+      if (event.stage === "parse" && event.total) {
+        files = event.total;
+        while (atMark.length < MARKS.length && event.done! >= MARKS[atMark.length]! * event.total) atMark.push(rss);
+      } else if (event.stage && event.stage !== "walk" && event.stage !== "plan" && event.stage !== "parse" && stages[stages.length - 1]?.stage !== event.stage) {
+        stages.push({ stage: event.stage, rss });
+      }
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearInterval(timer);
+      if (code !== 0) reject(new Error(`ctxsmith index exited with ${code}:\n${summary}${pending}`));
+      else resolve({ wall: (performance.now() - started) / 1000, files, atMark, stages, peak, summary: summary.trim() });
+    });
+  });
+}
+
+const results: Run[] = [];
+for (let i = 0; i < runs; i++) {
+  const run = await once();
+  results.push(run);
+  process.stderr.write(`run ${i + 1}: ${run.wall.toFixed(1)} s, ${run.files} files, RSS ${run.atMark.map((r) => r.toFixed(0)).join(" / ")} MB, peak ${run.peak.toFixed(0)} MB\n`);
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mb = (x: number): string => `${Math.round(x)} MB`;
+const files = results[0]!.files;
+const marks = MARKS.map((_, i) => median(results.map((r) => r.atMark[i] ?? Number.NaN)));
+// MB per 10,000 files while the parse runs, from the first mark to the last.
+const slope = ((marks[3]! - marks[0]!) / (files * (MARKS[3]! - MARKS[0]!))) * 10_000;
+const stageNames = results[0]!.stages.map((s) => s.stage);
+const report = [
+  `### ${repo} — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  "",
+  `\`ctxsmith index --jobs ${jobs}${noGit ? " --no-git" : ""}\`, cold, ${files.toLocaleString("en")} files parsed; medians of ${runs} run${runs > 1 ? "s" : ""}, RSS of the whole process (main and worker threads).`,
+  "",
+  "| files parsed | 25 % | 50 % | 75 % | 100 % | MB per 10,000 more files | " + stageNames.map((s) => `${s} stage`).join(" | ") + " | peak | wall |",
+  "|---|---|---|---|---|---|" + stageNames.map(() => "---|").join("") + "---|---|",
+  `| RSS | ${marks.map(mb).join(" | ")} | ${slope.toFixed(1)} | ${stageNames.map((_, i) => mb(median(results.map((r) => r.stages[i]?.rss ?? Number.NaN)))).join(" | ")} | ${mb(median(results.map((r) => r.peak)))} | ${median(results.map((r) => r.wall)).toFixed(1)} s |`,
+  "",
+  "```",
+  results[results.length - 1]!.summary,
+  "```",
+  "",
+].join("\n");
+process.stdout.write(report);
+if (out) appendFileSync(out, `${report}\n`);
