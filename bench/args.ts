@@ -16,6 +16,20 @@ export function benchArgs(usage: string, required: string[]): (name: string, fal
   return opt;
 }
 
+/**
+ * A reader of the memory figures of `/proc/PID/status` (`VmRSS`, `VmHWM`, `RssAnon`, …) in MB, or
+ * null when the process is gone or this is not Linux.
+ */
+export function procStatus(pid: number | "self"): ((field: string) => number) | null {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return null;
+  }
+  return (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+}
+
 /** The index of `root`, opened to read; without one, the script says how to make it and exits. */
 export function openIndexOrExit(tool: string, root: string): IndexStore {
   const noIndex = (why: string): never => {

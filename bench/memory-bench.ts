@@ -10,13 +10,13 @@
  *   node dist/bench/memory-bench.js --repo /path/to/indexed/checkout [--copies 10] [--task TEXT] [--symbol NAME] [--out FILE.md]
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Engine } from "../src/engine.js";
 import { Runtime } from "../src/runtime/runtime.js";
-import { benchArgs } from "./args.js";
+import { benchArgs, procStatus } from "./args.js";
 
 interface ChildReport {
   layout: string;
@@ -40,13 +40,8 @@ const mb = (bytes: number): number => Math.round(bytes / 1048576);
 
 /** RssAnon and RssFile of this process in MB (Linux; zeros elsewhere). */
 function rssParts(): { anon: number; file: number } {
-  try {
-    const status = readFileSync("/proc/self/status", "utf8");
-    const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { anon: Math.round(kb("RssAnon") / 1024), file: Math.round(kb("RssFile") / 1024) };
-  } catch {
-    return { anon: 0, file: 0 };
-  }
+  const mbOf = procStatus("self");
+  return { anon: Math.round(mbOf?.("RssAnon") ?? 0), file: Math.round(mbOf?.("RssFile") ?? 0) };
 }
 
 async function child(layout: "shared" | "separate", dirs: string[]): Promise<ChildReport> {

@@ -11,11 +11,12 @@
  * The index folder (`REPO/.contextsmith`) is removed before each run.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, rmSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchArgs } from "./args.js";
+import { median } from "../src/bench/summary.js";
+import { benchArgs, procStatus } from "./args.js";
 
 const opt = benchArgs("monorepo-bench --repo PATH [--jobs N] [--runs N] [--no-git 1] [--out FILE]", ["repo"]);
 const repo = opt("repo")!;
@@ -37,16 +38,6 @@ interface Run {
   summary: string;
 }
 
-/** VmRSS and VmHWM of a process in MB, or null once it is gone. */
-function memoryOf(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
-  } catch {
-    return null;
-  }
-}
 
 function once(): Promise<Run> {
   rmSync(join(repo, ".contextsmith"), { recursive: true, force: true });
@@ -59,10 +50,10 @@ function once(): Promise<Run> {
   const atMark: number[] = [];
   const stages: Run["stages"] = [];
   const sample = (): void => {
-    const m = memoryOf(child.pid!);
-    if (!m) return;
-    rss = m.rss;
-    peak = Math.max(peak, m.hwm);
+    const mbOf = procStatus(child.pid!);
+    if (!mbOf) return;
+    rss = mbOf("VmRSS");
+    peak = Math.max(peak, mbOf("VmHWM"));
     const last = stages[stages.length - 1];
     if (last) last.rss = Math.max(last.rss, rss);
   };
@@ -108,7 +99,6 @@ for (let i = 0; i < runs; i++) {
   process.stderr.write(`run ${i + 1}: ${run.wall.toFixed(1)} s, ${run.files} files, RSS ${run.atMark.map((r) => r.toFixed(0)).join(" / ")} MB, peak ${run.peak.toFixed(0)} MB\n`);
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (x: number): string => `${Math.round(x)} MB`;
 const files = results[0]!.files;
 const marks = MARKS.map((_, i) => median(results.map((r) => r.atMark[i] ?? Number.NaN)));

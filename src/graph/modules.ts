@@ -221,9 +221,10 @@ export class ModuleResolver {
   /** Source files in the folder of `path`, of the same language family (a Go package, a Java package). */
   siblings(path: string): readonly string[] {
     const family = languageFamily(languageOf(path));
-    const key = `${family}\u0000${dirOf(path)}`;
+    const dir = dirOf(path);
+    const key = `${family}\u0000${dir}`;
     let found = this.#siblings.get(key);
-    if (!found) this.#siblings.set(key, (found = (this.#byDir.get(dirOf(path)) ?? []).filter((p) => languageFamily(languageOf(p)) === family)));
+    if (!found) this.#siblings.set(key, (found = (this.#byDir.get(dir) ?? []).filter((p) => languageFamily(languageOf(p)) === family)));
     return found;
   }
 
