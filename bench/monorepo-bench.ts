@@ -30,11 +30,13 @@ const MARKS = [0.25, 0.5, 0.75, 1];
 interface Run {
   wall: number;
   files: number;
-  /** RSS (MB) when the share of files parsed first reached each mark. */
+  /** RSS (MB) when the share of files parsed first reached each mark, and its anonymous part. */
   atMark: number[];
-  /** The most RSS (MB) seen in each stage after the parse, in the order they came. */
-  stages: Array<{ stage: string; rss: number }>;
+  anonAtMark: number[];
+  /** The most RSS (MB) seen in each stage after the parse, in the order they came, and the most anonymous memory. */
+  stages: Array<{ stage: string; rss: number; anon: number }>;
   peak: number;
+  peakAnon: number;
   summary: string;
 }
 
@@ -45,17 +47,27 @@ function once(): Promise<Run> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let rss = 0;
+  let anon = 0;
   let peak = 0;
+  let peakAnon = 0;
   let files = 0;
   const atMark: number[] = [];
+  const anonAtMark: number[] = [];
   const stages: Run["stages"] = [];
   const sample = (): void => {
     const mbOf = procStatus(child.pid!);
     if (!mbOf) return;
     rss = mbOf("VmRSS");
+    // Anonymous: heaps and native allocations. The rest of RSS is file-backed: the node binary and
+    // the pages of the mapped index this process has touched (page cache, which the kernel can drop).
+    anon = mbOf("RssAnon");
     peak = Math.max(peak, mbOf("VmHWM"));
+    peakAnon = Math.max(peakAnon, anon);
     const last = stages[stages.length - 1];
-    if (last) last.rss = Math.max(last.rss, rss);
+    if (last) {
+      last.rss = Math.max(last.rss, rss);
+      last.anon = Math.max(last.anon, anon);
+    }
   };
   const timer = setInterval(sample, 100);
   let pending = "";
@@ -76,9 +88,12 @@ function once(): Promise<Run> {
       sample();
       if (event.stage === "parse" && event.total) {
         files = event.total;
-        while (atMark.length < MARKS.length && event.done! >= MARKS[atMark.length]! * event.total) atMark.push(rss);
+        while (atMark.length < MARKS.length && event.done! >= MARKS[atMark.length]! * event.total) {
+          atMark.push(rss);
+          anonAtMark.push(anon);
+        }
       } else if (event.stage && event.stage !== "walk" && event.stage !== "plan" && event.stage !== "parse" && stages[stages.length - 1]?.stage !== event.stage) {
-        stages.push({ stage: event.stage, rss });
+        stages.push({ stage: event.stage, rss, anon });
       }
     }
   });
@@ -87,7 +102,7 @@ function once(): Promise<Run> {
     child.on("close", (code) => {
       clearInterval(timer);
       if (code !== 0) reject(new Error(`ctxsmith index exited with ${code}:\n${summary}${pending}`));
-      else resolve({ wall: (performance.now() - started) / 1000, files, atMark, stages, peak, summary: summary.trim() });
+      else resolve({ wall: (performance.now() - started) / 1000, files, atMark, anonAtMark, stages, peak, peakAnon, summary: summary.trim() });
     });
   });
 }
@@ -96,23 +111,29 @@ const results: Run[] = [];
 for (let i = 0; i < runs; i++) {
   const run = await once();
   results.push(run);
-  process.stderr.write(`run ${i + 1}: ${run.wall.toFixed(1)} s, ${run.files} files, RSS ${run.atMark.map((r) => r.toFixed(0)).join(" / ")} MB, peak ${run.peak.toFixed(0)} MB\n`);
+  process.stderr.write(`run ${i + 1}: ${run.wall.toFixed(1)} s, ${run.files} files, RSS ${run.atMark.map((r) => r.toFixed(0)).join(" / ")} MB (anonymous ${run.anonAtMark.map((r) => r.toFixed(0)).join(" / ")}), peak ${run.peak.toFixed(0)} MB (anonymous ${run.peakAnon.toFixed(0)})\n`);
 }
 
 const mb = (x: number): string => `${Math.round(x)} MB`;
 const files = results[0]!.files;
-const marks = MARKS.map((_, i) => median(results.map((r) => r.atMark[i] ?? Number.NaN)));
-// MB per 10,000 files while the parse runs, from the first mark to the last.
-const slope = ((marks[3]! - marks[0]!) / (files * (MARKS[3]! - MARKS[0]!))) * 10_000;
 const stageNames = results[0]!.stages.map((s) => s.stage);
+/** One row of the table: a kind of memory at each mark, its slope, each stage's most, the peak. */
+const row = (label: string, atMark: (r: Run) => number[], stage: (s: Run["stages"][number]) => number, peak: (r: Run) => number, wall: string): string => {
+  const marks = MARKS.map((_, i) => median(results.map((r) => atMark(r)[i] ?? Number.NaN)));
+  // MB per 10,000 files while the parse runs, from the first mark to the last.
+  const slope = ((marks[3]! - marks[0]!) / (files * (MARKS[3]! - MARKS[0]!))) * 10_000;
+  const stages = stageNames.map((_, i) => mb(median(results.map((r) => (r.stages[i] ? stage(r.stages[i]) : Number.NaN)))));
+  return `| ${label} | ${marks.map(mb).join(" | ")} | ${slope.toFixed(1)} | ${stages.join(" | ")} | ${mb(median(results.map(peak)))} | ${wall} |`;
+};
 const report = [
   `### ${repo} — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   "",
-  `\`ctxsmith index --jobs ${jobs}${noGit ? " --no-git" : ""}\`, cold, ${files.toLocaleString("en")} files parsed; medians of ${runs} run${runs > 1 ? "s" : ""}, RSS of the whole process (main and worker threads).`,
+  `\`ctxsmith index --jobs ${jobs}${noGit ? " --no-git" : ""}\`, cold, ${files.toLocaleString("en")} files parsed; medians of ${runs} run${runs > 1 ? "s" : ""}, RSS of the whole process (main and worker threads); anonymous: heaps and native allocations, the rest being file-backed pages (the node binary, the mapped index).`,
   "",
   "| files parsed | 25 % | 50 % | 75 % | 100 % | MB per 10,000 more files | " + stageNames.map((s) => `${s} stage`).join(" | ") + " | peak | wall |",
   "|---|---|---|---|---|---|" + stageNames.map(() => "---|").join("") + "---|---|",
-  `| RSS | ${marks.map(mb).join(" | ")} | ${slope.toFixed(1)} | ${stageNames.map((_, i) => mb(median(results.map((r) => r.stages[i]?.rss ?? Number.NaN)))).join(" | ")} | ${mb(median(results.map((r) => r.peak)))} | ${median(results.map((r) => r.wall)).toFixed(1)} s |`,
+  row("RSS", (r) => r.atMark, (s) => s.rss, (r) => r.peak, `${median(results.map((r) => r.wall)).toFixed(1)} s`),
+  row("of it anonymous", (r) => r.anonAtMark, (s) => s.anon, (r) => r.peakAnon, ""),
   "",
   "```",
   results[results.length - 1]!.summary,

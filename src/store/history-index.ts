@@ -79,26 +79,43 @@ function habits(recent: readonly string[][]): ReleaseNotesHabit[] {
 export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, message: (hash: string) => string | undefined): Omit<HistoryIndexData, "recent"> {
   const builder = new Bm25Builder();
   const paths: string[] = [];
-  const cache = new Map<string, Record<string, number> | null>();
+  // Each message's term counts, kept as (term number, count) pairs: a commit is listed by several
+  // files, and an object per message held 26 MB of sympy's 50,000 commits.
+  const terms: string[] = [];
+  const numbers = new Map<string, number>();
+  const cache = new Map<string, Uint32Array | null>();
+  const countsOf = (hash: string): Uint32Array | null => {
+    let pairs = cache.get(hash);
+    if (pairs !== undefined) return pairs;
+    const text = message(hash);
+    pairs = null;
+    if (text) {
+      const tf = termStats(text).tf;
+      pairs = new Uint32Array(Object.keys(tf).length * 2);
+      let at = 0;
+      for (const term in tf) {
+        let n = numbers.get(term);
+        if (n === undefined) numbers.set(term, (n = terms.push(term) - 1));
+        pairs[at++] = n;
+        pairs[at++] = tf[term]!;
+      }
+    }
+    cache.set(hash, pairs);
+    return pairs;
+  };
   for (const [path, history] of files) {
-    const tf = new Map<string, number>();
+    const tf = new Map<number, number>();
     let length = 0;
     for (const hash of history.commits) {
-      let stats = cache.get(hash);
-      if (stats === undefined) {
-        const text = message(hash);
-        stats = text ? termStats(text).tf : null;
-        cache.set(hash, stats);
-      }
-      if (!stats) continue;
-      for (const term in stats) {
-        const n = stats[term]!;
-        tf.set(term, (tf.get(term) ?? 0) + n);
-        length += n;
+      const pairs = countsOf(hash);
+      if (!pairs) continue;
+      for (let i = 0; i < pairs.length; i += 2) {
+        tf.set(pairs[i]!, (tf.get(pairs[i]!) ?? 0) + pairs[i + 1]!);
+        length += pairs[i + 1]!;
       }
     }
     if (length === 0) continue;
-    builder.add(paths.length, { terms: [...tf.keys()], tfs: [...tf.values()], length });
+    builder.add(paths.length, { terms: [...tf.keys()].map((n) => terms[n]!), tfs: [...tf.values()], length });
     paths.push(path);
   }
   return { bm25: builder.serialize(), paths: Buffer.from(paths.join("\n"), "utf8") };

@@ -51,6 +51,9 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const recent: string[][] = [];
   // History is kept for the files of HEAD only: paths deleted long ago would be most of it.
   const live = head ? await treeFiles(task.root, head) : new Set<string>();
+  // A path read from the log is a slice of a whole chunk of its output: kept as a key, it would
+  // keep the chunk alive (sympy: 17 MB of heap). Keys are the tree's own strings instead.
+  const own = new Map([...live].map((path) => [path, path]));
   const boundary = head ? await shallowBoundary(task.root) : new Set<string>();
   if (head) {
     for await (const c of logCommits(task.root, head, since, task.maxCommits)) {
@@ -60,8 +63,9 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
       const short = c.hash.slice(0, SHORT_HASH);
       let listed = false;
       const withCochange = c.files.length <= task.cochangeMaxFiles;
-      for (const path of c.files) {
-        if (!live.has(path)) continue;
+      for (const logged of c.files) {
+        const path = own.get(logged);
+        if (path === undefined) continue;
         let p = perFile.get(path);
         if (!p) perFile.set(path, (p = { commits: [], churn: 0, lastChange: 0, cochange: new Map() }));
         p.churn++;
@@ -71,15 +75,16 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
           listed = true;
         }
         if (withCochange) {
-          for (const other of c.files) {
-            if (other !== path && live.has(other)) p.cochange.set(other, (p.cochange.get(other) ?? 0) + 1);
+          for (const logged of c.files) {
+            const other = own.get(logged);
+            if (other !== undefined && other !== path) p.cochange.set(other, (p.cochange.get(other) ?? 0) + 1);
           }
           // Bounded memory: a central file can co-change with thousands of others over 50k
           // commits. Keep the strongest few (commits come newest first, so ties favour recent).
           if (p.cochange.size > 8 * task.cochangePerFile) p.cochange = topEntries(p.cochange, 2 * task.cochangePerFile);
         }
       }
-      if (listed) kept.push({ hash: c.hash, time: c.time, message: c.message.slice(0, MAX_MESSAGE), fileCount: c.files.length });
+      if (listed) kept.push({ hash: detached(c.hash), time: c.time, message: detached(c.message.slice(0, MAX_MESSAGE)), fileCount: c.files.length });
     }
   }
 
@@ -117,6 +122,14 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
 export function historyCurrent(store: IndexStore, head: string | null, stored?: string[][] | null): boolean {
   if (head !== store.meta().gitHead) return false;
   return head === null || (stored === undefined ? decodeRecent(store.history.recent()) : stored) !== null;
+}
+
+/**
+ * `text` as a string of its own. V8 makes a slice of a long string a view that keeps the whole
+ * string alive; slicing a fresh concatenation copies `text` into a new string first.
+ */
+function detached(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 function topEntries(counts: Map<string, number>, k: number): Map<string, number> {
