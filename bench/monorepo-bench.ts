@@ -128,7 +128,7 @@ const row = (label: string, atMark: (r: Run) => number[], stage: (s: Run["stages
 const report = [
   `### ${repo} — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   "",
-  `\`ctxsmith index --jobs ${jobs}${noGit ? " --no-git" : ""}\`, cold, ${files.toLocaleString("en")} files parsed; medians of ${runs} run${runs > 1 ? "s" : ""}, RSS of the whole process (main and worker threads); anonymous: heaps and native allocations, the rest being file-backed pages (the node binary, the mapped index).`,
+  `\`ctxsmith index --jobs ${jobs}${noGit ? " --no-git" : ""}\`, cold, ${files.toLocaleString("en")} files to parse; medians of ${runs} run${runs > 1 ? "s" : ""}, RSS of the whole process (main and worker threads); anonymous: heaps and native allocations, the rest being file-backed pages (the node binary, the mapped index).`,
   "",
   "| files parsed | 25 % | 50 % | 75 % | 100 % | MB per 10,000 more files | " + stageNames.map((s) => `${s} stage`).join(" | ") + " | peak | wall |",
   "|---|---|---|---|---|---|" + stageNames.map(() => "---|").join("") + "---|---|",
