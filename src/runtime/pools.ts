@@ -1,6 +1,7 @@
 import type { Piscina } from "piscina";
 import type { KeepAlive } from "../core/embedding-settings.js";
-import { Resident } from "./resident.js";
+import { UNTRIMMED_HEAP, type NativeHeap } from "./native-heap.js";
+import { REAL_TIMERS, Resident, type Timers } from "./resident.js";
 import { workerFile } from "./worker-file.js";
 
 /**
@@ -25,16 +26,31 @@ export async function createPool(name: "parse" | "git-log" | "embed", threads: n
 
 /** How long an idle parse pool stays up by default: a server's next refresh reuses its warm threads. */
 const PARSE_KEEP_ALIVE_MS = 30_000;
+/**
+ * How often the C memory that parse threads freed is handed back to the kernel while they parse.
+ * Measured on sympy (`--jobs 2`, cold, 5 runs each in turn): peak RSS 533 → 457 MiB, wall ratio
+ * 0.995; every second took 77 MiB off for 4% more wall time, every 3 s 50 MiB.
+ */
+const TRIM_EVERY_MS = 2000;
 
 /**
  * The parse pools of one process, shared by every repository it indexes: index runs of ten
  * repositories use one set of parse threads (with their loaded grammars), kept for `keepAlive`
  * after the last run and then let go. Pools are keyed by size (one size in practice: `--jobs`).
+ *
+ * tree-sitter's trees are C memory that glibc keeps in each thread's arena once freed, even after
+ * the thread ends: while any pool is in use, and when one is let go, `heap` is trimmed.
  */
 export class ParsePools {
   readonly #pools = new Map<number, Resident<Piscina>>();
+  #inUse = 0;
+  #trimTimer: unknown = null;
 
-  constructor(private readonly keepAlive: KeepAlive = PARSE_KEEP_ALIVE_MS) {}
+  constructor(
+    private readonly keepAlive: KeepAlive = PARSE_KEEP_ALIVE_MS,
+    private readonly heap: NativeHeap = UNTRIMMED_HEAP,
+    private readonly timers: Timers = REAL_TIMERS,
+  ) {}
 
   /**
    * Runs `work` on a pool of `threads` parse workers. The pool is never destroyed while a run uses
@@ -44,10 +60,24 @@ export class ParsePools {
   use<T>(threads: number, work: (pool: Piscina) => Promise<T>): Promise<T> {
     let pool = this.#pools.get(threads);
     if (!pool) {
-      pool = new Resident(() => createPool("parse", threads), (p) => p.destroy(), this.keepAlive);
+      const release = async (p: Piscina): Promise<void> => {
+        await p.destroy();
+        this.heap.trim(); // what the ended threads' arenas still hold
+      };
+      pool = new Resident(() => createPool("parse", threads), release, this.keepAlive);
       this.#pools.set(threads, pool);
     }
-    return pool.use(work);
+    return pool.use(async (p) => {
+      if (this.#inUse++ === 0 && this.heap.trims) this.#trimLater();
+      try {
+        return await work(p);
+      } finally {
+        if (--this.#inUse === 0 && this.#trimTimer !== null) {
+          this.timers.clearTimeout(this.#trimTimer);
+          this.#trimTimer = null;
+        }
+      }
+    });
   }
 
   /** Destroys every pool (call it when no run is in flight). */
@@ -55,5 +85,12 @@ export class ParsePools {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.close()));
+  }
+
+  #trimLater(): void {
+    this.#trimTimer = this.timers.setTimeout(() => {
+      this.heap.trim();
+      this.#trimLater();
+    }, TRIM_EVERY_MS);
   }
 }

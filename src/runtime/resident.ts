@@ -6,7 +6,7 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-const REAL_TIMERS: Timers = {
+export const REAL_TIMERS: Timers = {
   setTimeout: (fn, ms) => {
     const t = setTimeout(fn, ms);
     t.unref(); // an idle model never keeps the process alive

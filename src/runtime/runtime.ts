@@ -4,6 +4,7 @@ import { ContextSmithError } from "../core/errors.js";
 import { createEmbedder, createReranker } from "./embed/factory.js";
 import { TrackedEmbedder, TrackedReranker } from "./embed/tracked.js";
 import { IndexThread } from "./index-thread.js";
+import { processHeap } from "./native-heap.js";
 import { ParsePools } from "./pools.js";
 import { TokenWorker, type AsyncTokenCounter } from "./token-worker.js";
 
@@ -52,7 +53,7 @@ export class Runtime {
 
   constructor(options: RuntimeOptions = {}) {
     const keepAlive = options.keepAlive ?? 0;
-    this.parsePools = new ParsePools(keepAlive);
+    this.parsePools = new ParsePools(keepAlive, processHeap());
     this.indexThread = options.indexThread ? new IndexThread(keepAlive) : null;
   }
 

@@ -1,24 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Resident, type Timers } from "../../src/runtime/resident.js";
+import { Resident } from "../../src/runtime/resident.js";
+import { ManualTimers } from "../helpers/timers.js";
 import { parseKeepAlive } from "../../src/core/embedding-settings.js";
-
-/** Timers that fire only when told to. */
-class ManualTimers implements Timers {
-  readonly pending = new Map<number, { fn: () => void; ms: number }>();
-  #next = 0;
-  setTimeout(fn: () => void, ms: number): unknown {
-    this.pending.set(++this.#next, { fn, ms });
-    return this.#next;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-  fireAll(): void {
-    const due = [...this.pending.values()];
-    this.pending.clear();
-    for (const t of due) t.fn();
-  }
-}
 
 function model(keepAlive: number | "always", timers = new ManualTimers()) {
   const log: string[] = [];
