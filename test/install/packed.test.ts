@@ -70,7 +70,7 @@ describe("the packed package, installed as a user installs it", () => {
     expect(warnings.filter((l) => !/^npm warn install-scripts/i.test(l))).toEqual([]);
     // The notice names native packages only (and the package's own `prepare`, which npm does not run for a tarball).
     const listed = warnings.flatMap((l) => /^npm warn install-scripts +(\S+)@[\d.]+ \((?:install|postinstall|prepare): /i.exec(l)?.[1] ?? []);
-    const native = /^(?:tree-sitter(?:-[\w-]+)?|@tree-sitter-grammars\/tree-sitter-kotlin|lmdb|msgpackr-extract|hnswlib-node|protobufjs|contextsmith)$/;
+    const native = /^(?:tree-sitter(?:-[\w-]+)?|@tree-sitter-grammars\/tree-sitter-kotlin|lmdb|msgpackr-extract|hnswlib-node|koffi|protobufjs|contextsmith)$/;
     expect(listed.filter((name) => !native.test(name))).toEqual([]);
   });
 
