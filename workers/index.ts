@@ -7,11 +7,13 @@ import { ContextSmithError } from "../src/core/errors.js";
 import { runIndex } from "../src/indexing/indexer.js";
 import { INDEX_PROTOCOL_VERSION, type FromIndexThread, type ToIndexThread } from "../src/runtime/index-protocol.js";
 import { PortEmbedder } from "../src/runtime/index-thread.js";
+import { processHeap } from "../src/runtime/native-heap.js";
 import { ParsePools } from "../src/runtime/pools.js";
 
 const port = parentPort!;
 // Kept between runs: the serving thread lets this whole thread go when it is idle.
-const pools = new ParsePools("always");
+// malloc_trim covers every thread of the process: a server's index runs are trimmed here.
+const pools = new ParsePools("always", processHeap());
 const runs = new Map<number, { cancel: AbortController; embedder: PortEmbedder }>();
 const send = (message: FromIndexThread): void => port.postMessage(message);
 

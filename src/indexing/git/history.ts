@@ -59,7 +59,10 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
     for await (const c of logCommits(task.root, head, since, task.maxCommits)) {
       read++;
       if (boundary.has(c.hash)) c.files = [];
-      if (c.files.length > 0 && recent.length < RECENT_COMMITS) recent.push(c.files.filter((path) => live.has(path) && isReleaseNotesPath(path)));
+      if (c.files.length > 0 && recent.length < RECENT_COMMITS) recent.push(c.files.flatMap((logged) => {
+        const path = own.get(logged);
+        return path !== undefined && isReleaseNotesPath(path) ? [path] : [];
+      }));
       const short = c.hash.slice(0, SHORT_HASH);
       let listed = false;
       const withCochange = c.files.length <= task.cochangeMaxFiles;
