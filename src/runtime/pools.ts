@@ -58,16 +58,7 @@ export class ParsePools {
    * aborts the whole process.
    */
   use<T>(threads: number, work: (pool: Piscina) => Promise<T>): Promise<T> {
-    let pool = this.#pools.get(threads);
-    if (!pool) {
-      const release = async (p: Piscina): Promise<void> => {
-        await p.destroy();
-        this.heap.trim(); // what the ended threads' arenas still hold
-      };
-      pool = new Resident(() => createPool("parse", threads), release, this.keepAlive);
-      this.#pools.set(threads, pool);
-    }
-    return pool.use(async (p) => {
+    return this.#pool(threads).use(async (p) => {
       if (this.#inUse++ === 0 && this.heap.trims) this.#trimLater();
       try {
         return await work(p);
@@ -85,6 +76,24 @@ export class ParsePools {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.close()));
+  }
+
+  /**
+   * The pool of that size, made on first use. Made here, not in `use`: closures made in `use` would
+   * share its scope, and the pool kept for later runs would keep the first run's `work` and all it
+   * holds (an index run's lexical builder: 30 MB on sympy, for the life of a server).
+   */
+  #pool(threads: number): Resident<Piscina> {
+    let pool = this.#pools.get(threads);
+    if (!pool) {
+      const release = async (p: Piscina): Promise<void> => {
+        await p.destroy();
+        this.heap.trim(); // what the ended threads' arenas still hold
+      };
+      pool = new Resident(() => createPool("parse", threads), release, this.keepAlive);
+      this.#pools.set(threads, pool);
+    }
+    return pool;
   }
 
   #trimLater(): void {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { collectGarbage } from "../../src/runtime/gc.js";
 import type { NativeHeap } from "../../src/runtime/native-heap.js";
 import { ParsePools } from "../../src/runtime/pools.js";
 import { ManualTimers } from "../helpers/timers.js";
@@ -44,4 +45,26 @@ describe("ParsePools and freed C memory", () => {
     const pools = new ParsePools(0, heap, timers);
     await pools.use(1, async () => expect(timers.pending.size).toBe(0));
   });
+
+  it("holds nothing of a run once it is over: a run's work (an index run's lexical builder) can be collected", async () => {
+    // Kept warm (the server's setting), so the pool and what the pools keep of it outlive the run.
+    const pools = new ParsePools(60_000, new CountingHeap(), new ManualTimers());
+    let held: WeakRef<object> | undefined;
+    await (async () => {
+      const state = { builder: new Uint8Array(1 << 20) };
+      held = new WeakRef(state);
+      await pools.use(1, async () => void state.builder.length);
+    })();
+    // Finalization is asynchronous: give the collector a few turns.
+    for (let i = 0; i < 5 && held.deref() !== undefined; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      collectGarbage();
+    }
+    try {
+      expect(held.deref()).toBeUndefined();
+    } finally {
+      await pools.close();
+    }
+  });
 });
+
