@@ -142,6 +142,13 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
       emit({ stage: "graph", message: "resolving calls and imports" });
       graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
     }
+    // After the graph stage too, with the C heap: resolution's caches and garbage (about 100 MB of
+    // heap on sympy) would otherwise stay while the git worker, often still running, reaches its
+    // peak (it builds its tables at its end).
+    if (built || snapshot) {
+      collectGarbage();
+      pools.heap.trim();
+    }
     let git: GitResult | null = null;
     if (!historyDone) emit({ stage: "history", message: "reading git history" });
     try {

@@ -48,7 +48,8 @@ export class ParsePools {
 
   constructor(
     private readonly keepAlive: KeepAlive = PARSE_KEEP_ALIVE_MS,
-    private readonly heap: NativeHeap = UNTRIMMED_HEAP,
+    /** This process's C heap: trimmed while the pools parse, and by index runs as they let go of a stage. */
+    readonly heap: NativeHeap = UNTRIMMED_HEAP,
     private readonly timers: Timers = REAL_TIMERS,
   ) {}
 
