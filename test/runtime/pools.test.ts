@@ -49,11 +49,10 @@ describe("ParsePools and freed C memory", () => {
   it("holds nothing of a run once it is over: a run's work (an index run's lexical builder) can be collected", async () => {
     // Kept warm (the server's setting), so the pool and what the pools keep of it outlive the run.
     const pools = new ParsePools(60_000, new CountingHeap(), new ManualTimers());
-    let held: WeakRef<object> | undefined;
-    await (async () => {
+    const held = await (async () => {
       const state = { builder: new Uint8Array(1 << 20) };
-      held = new WeakRef(state);
       await pools.use(1, async () => void state.builder.length);
+      return new WeakRef(state);
     })();
     // Finalization is asynchronous: give the collector a few turns.
     for (let i = 0; i < 5 && held.deref() !== undefined; i++) {
