@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { runIndex } from "../../src/indexing/indexer.js";
-import type { NativeHeap } from "../../src/runtime/native-heap.js";
 import { ParsePools } from "../../src/runtime/pools.js";
 import type { TempRepo } from "../helpers/repo.js";
 import { shopRepo } from "../helpers/shop.js";
+import { CountingHeap } from "../helpers/heap.js";
 import { ManualTimers } from "../helpers/timers.js";
-
-class CountingHeap implements NativeHeap {
-  trims = true;
-  count = 0;
-  trim(): void {
-    this.count++;
-  }
-}
 
 describe("runIndex and the memory of its stages", () => {
   let repo: TempRepo;

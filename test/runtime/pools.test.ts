@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { collectGarbage } from "../../src/runtime/gc.js";
-import type { NativeHeap } from "../../src/runtime/native-heap.js";
 import { ParsePools } from "../../src/runtime/pools.js";
+import { CountingHeap } from "../helpers/heap.js";
 import { ManualTimers } from "../helpers/timers.js";
-
-class CountingHeap implements NativeHeap {
-  trims = true;
-  count = 0;
-  trim(): void {
-    this.count++;
-  }
-}
 
 describe("ParsePools and freed C memory", () => {
   it("trims the heap now and then while a pool is in use, and once when a pool is let go", async () => {
