@@ -58,4 +58,3 @@ describe("ParsePools and freed C memory", () => {
     }
   });
 });
-
