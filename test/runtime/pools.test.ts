@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collectGarbage } from "../../src/runtime/gc.js";
-import { ParsePools } from "../../src/runtime/pools.js";
+import { createPool, PARSE_WORKER_LIMITS, ParsePools } from "../../src/runtime/pools.js";
 import { CountingHeap } from "../helpers/heap.js";
 import { ManualTimers } from "../helpers/timers.js";
 
@@ -55,6 +55,19 @@ describe("ParsePools and freed C memory", () => {
       expect(held.deref()).toBeUndefined();
     } finally {
       await pools.close();
+    }
+  });
+
+  it("starts parse threads with a capped young generation, and other pools with V8's defaults", async () => {
+    const parse = await createPool("parse", 1);
+    const gitLog = await createPool("git-log", 1);
+    try {
+      const [parseThread] = parse.threads;
+      const [gitThread] = gitLog.threads;
+      expect(parseThread?.resourceLimits).toMatchObject(PARSE_WORKER_LIMITS);
+      expect(gitThread?.resourceLimits?.maxYoungGenerationSizeMb).not.toBe(PARSE_WORKER_LIMITS.maxYoungGenerationSizeMb);
+    } finally {
+      await Promise.all([parse.destroy(), gitLog.destroy()]);
     }
   });
 });
