@@ -18,19 +18,23 @@ export async function createPool(name: "parse" | "git-log" | "embed", threads: n
     // Workers must return to the event loop between tasks so that tree-sitter's N-API
     // finalizers run (see parse/native-memory.ts); the Atomics wait loop never does.
     atomics: "disabled",
-    ...(name === "parse" ? { resourceLimits: PARSE_WORKER_LIMITS } : {}),
+    ...(name === "embed" ? {} : { resourceLimits: WORKER_LIMITS[name] }),
   });
 }
 
 /**
- * A parse worker's V8 heap. A file that makes a parse blow up ends its thread
- * (ERR_WORKER_OUT_OF_MEMORY), not the process: the indexer skips it (parser-crashed); the old
- * generation's live data is tens of MB. The young generation is capped: by default each worker's
- * grows to 48 MB (16 MB semi-spaces) under the extraction's short-lived objects. Measured on sympy
- * (`--jobs 2`, cold, runs in turn): peak RSS 410 → 375 MiB at 8 MB; 6 and 12 MB did as well within
- * the noise, 3 MB worse (399 MiB: more survivors promoted).
+ * The V8 heaps of the parse and git-log workers. Their young generations are capped: by default
+ * each worker's grows to 48 MB (16 MB semi-spaces) under short-lived objects (a parse's extracted
+ * chunks, the log's lines). Measured on sympy (`--jobs 2`, cold, runs in turn): peak RSS 410 → 375
+ * MiB with parse workers at 8 MB (6 and 12 MB did as well within the noise, 3 MB worse: 399 MiB,
+ * more survivors promoted); the git-log worker at 8 MB takes a further ~20 MiB off the history
+ * stage. A file that makes a parse blow up ends its thread (ERR_WORKER_OUT_OF_MEMORY), not the
+ * process: the indexer skips it (parser-crashed); a parse worker's live data is tens of MB.
  */
-export const PARSE_WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 8 } as const;
+export const WORKER_LIMITS = {
+  parse: { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 8 },
+  "git-log": { maxYoungGenerationSizeMb: 8 },
+} as const;
 
 /** How long an idle parse pool stays up by default: a server's next refresh reuses its warm threads. */
 const PARSE_KEEP_ALIVE_MS = 30_000;

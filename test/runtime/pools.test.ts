@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collectGarbage } from "../../src/runtime/gc.js";
-import { createPool, PARSE_WORKER_LIMITS, ParsePools } from "../../src/runtime/pools.js";
+import { createPool, ParsePools, WORKER_LIMITS } from "../../src/runtime/pools.js";
 import { CountingHeap } from "../helpers/heap.js";
 import { ManualTimers } from "../helpers/timers.js";
 
@@ -58,16 +58,15 @@ describe("ParsePools and freed C memory", () => {
     }
   });
 
-  it("starts parse threads with a capped young generation, and other pools with V8's defaults", async () => {
-    const parse = await createPool("parse", 1);
-    const gitLog = await createPool("git-log", 1);
+  it("starts parse and git-log threads with a capped young generation, embed threads with V8's defaults", async () => {
+    const pools = await Promise.all([createPool("parse", 1), createPool("git-log", 1), createPool("embed", 1)]);
     try {
-      const [parseThread] = parse.threads;
-      const [gitThread] = gitLog.threads;
-      expect(parseThread?.resourceLimits).toMatchObject(PARSE_WORKER_LIMITS);
-      expect(gitThread?.resourceLimits?.maxYoungGenerationSizeMb).not.toBe(PARSE_WORKER_LIMITS.maxYoungGenerationSizeMb);
+      const [parse, gitLog, embed] = pools.map((pool) => pool.threads[0]?.resourceLimits);
+      expect(parse).toMatchObject(WORKER_LIMITS.parse);
+      expect(gitLog).toMatchObject(WORKER_LIMITS["git-log"]);
+      expect(embed?.maxYoungGenerationSizeMb).not.toBe(8);
     } finally {
-      await Promise.all([parse.destroy(), gitLog.destroy()]);
+      await Promise.all(pools.map((pool) => pool.destroy()));
     }
   });
 });
