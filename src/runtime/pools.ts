@@ -25,11 +25,13 @@ export async function createPool(name: "parse" | "git-log" | "embed", threads: n
 /**
  * The V8 heaps of the parse and git-log workers. Their young generations are capped: by default
  * each worker's grows to 48 MB (16 MB semi-spaces) under short-lived objects (a parse's extracted
- * chunks, the log's lines). Measured on sympy (`--jobs 2`, cold, runs in turn): peak RSS 410 → 375
- * MiB with parse workers at 8 MB (6 and 12 MB did as well within the noise, 3 MB worse: 399 MiB,
- * more survivors promoted); the git-log worker at 8 MB takes a further ~20 MiB off the history
- * stage. A file that makes a parse blow up ends its thread (ERR_WORKER_OUT_OF_MEMORY), not the
- * process: the indexer skips it (parser-crashed); a parse worker's live data is tens of MB.
+ * chunks, the log's lines). With the caps, on sympy (`node --trace-gc`), a parse worker's committed
+ * heap is about 30 MB and the git-log worker's 61 MB instead of 84 MB (137 scavenges instead of 45),
+ * when it meets the main thread's graph stage. Cold sympy `--jobs 2`, runs in turn: peak RSS 404 →
+ * 372 MiB, wall ratio 1.03 (7 runs); parse workers alone at 6, 8 or 12 MB did as well within the
+ * noise, at 3 MB worse (399 MiB: more survivors promoted). A file that makes a parse blow up ends
+ * its thread (ERR_WORKER_OUT_OF_MEMORY), not the process: the indexer skips it (parser-crashed); a
+ * parse worker's live data is tens of MB.
  */
 export const WORKER_LIMITS = {
   parse: { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 8 },
