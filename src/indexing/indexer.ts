@@ -140,7 +140,7 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     let graphResolved = 0;
     if (store.graph.hasPending() || store.graph.ranksDue()) {
       emit({ stage: "graph", message: "resolving calls and imports" });
-      graphResolved = (await time("graph", () => updateGraph(store!, config.root, (done, total) => emit({ stage: "resolve", done, total })))).resolved;
+      graphResolved = (await time("graph", () => updateGraph(store!, config.root, { onResolved: (done, total) => emit({ stage: "resolve", done, total }) }))).resolved;
     }
     // After the graph stage too, with the C heap: resolution's caches and garbage (about 100 MB of
     // heap on sympy) would otherwise stay while the git worker, often still running, reaches its

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
 import { Engine } from "../../src/engine.js";
-import { cleanIndexDump } from "../helpers/index.js";
+import { updateGraph } from "../../src/indexing/graph-stage.js";
+import { IndexStore } from "../../src/store/store.js";
+import { cleanIndexDump, indexOnce } from "../helpers/index.js";
 import { dumpIndex } from "../helpers/dump.js";
 import { TempRepo } from "../helpers/repo.js";
 import { PYTHON, WORKSPACE } from "../graph/fixtures.js";
@@ -88,5 +91,29 @@ describe("graph stage: incremental updates", () => {
     } finally {
       await engine.close();
     }
+  });
+
+  it("lets go of each resolver's caches before the next starts, and resolves as one resolver does", async () => {
+    // Enough files for three resolvers, calling across them.
+    const more = Object.fromEntries(Array.from({ length: 6 }, (_, k) => [`more/m${k}.py`, `from shop.util import retry\nfrom more.m${(k + 1) % 6} import f${(k + 1) % 6}\n\n\ndef f${k}(x):\n    return retry(f${(k + 1) % 6}(x))\n`]));
+    repo = TempRepo.create({ ...PYTHON, ...more }, { git: true });
+    await indexOnce(repo.root);
+    const clean = (await dumpIndex(join(repo.root, ".contextsmith"))) as { graph: unknown };
+    const { store } = await IndexStore.openForWrite(join(repo.root, ".contextsmith"));
+    const collected: number[] = [];
+    const progress: number[] = [];
+    try {
+      const files = [...store.allPaths()];
+      await store.transaction(() => files.forEach((path) => store.graph.markResolve(path)), "test");
+      // Two files a chunk, four a resolver: a collection before the second resolver and each one after.
+      const update = await updateGraph(store, repo.root, { chunkFiles: 2, resolverFiles: 4, collect: () => collected.push(progress.at(-1)!), onResolved: (done) => progress.push(done) });
+      expect(files.length).toBeGreaterThan(8);
+      expect(update.resolved).toBeGreaterThan(0);
+      expect(collected).toEqual(Array.from({ length: Math.ceil(files.length / 4) - 1 }, (_, k) => 4 * (k + 1)));
+    } finally {
+      await store.close();
+    }
+    const again = (await dumpIndex(join(repo.root, ".contextsmith"))) as { graph: unknown };
+    expect(again.graph).toEqual(clean.graph);
   });
 });
