@@ -2,7 +2,8 @@ import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { afterEach, describe, expect, it } from "vitest";
-import { IndexStore } from "../../src/store/store.js";
+import { Engine } from "../../src/engine.js";
+import { IndexStore, initialMapSize } from "../../src/store/store.js";
 import { SCHEMA_VERSION } from "../../src/store/types.js";
 import { indexOnce } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
@@ -104,5 +105,36 @@ describe("store", () => {
     } finally {
       await store.close();
     }
+  });
+
+  it("maps the data file once on 64-bit Linux and macOS, and lets lmdb-js grow the map on Windows and 32-bit", () => {
+    expect(initialMapSize("linux", "x64")).toBe(4 * 1024 ** 3);
+    expect(initialMapSize("darwin", "arm64")).toBe(4 * 1024 ** 3);
+    expect(initialMapSize("win32", "x64")).toBeUndefined();
+    expect(initialMapSize("linux", "ia32")).toBeUndefined();
+    expect(initialMapSize("linux", "arm")).toBeUndefined();
+  });
+
+  it.runIf(process.platform === "linux" && process.arch.endsWith("64"))("holds one map of a grown data file, not one per size it passed through", async () => {
+    repo = syntheticRepo(240, { git: false });
+    const dataFile = join(repo.root, ".contextsmith", "index.lmdb");
+    const seen: Array<{ size: number; maps: number }> = [];
+    // Looked at while the index run writes: lmdb-js starts at 128 KB and keeps each old map when it
+    // doubles one, so by the graph stage this file would have several.
+    const engine = new Engine(repo.root, { jobs: 1, git: false });
+    try {
+      await engine.index({
+        onProgress: (event) => {
+          if (event.stage !== "graph") return;
+          const maps = readFileSync("/proc/self/maps", "utf8").split("\n").filter((line) => line.endsWith(` ${dataFile}`));
+          seen.push({ size: statSync(dataFile).size, maps: maps.length });
+        },
+      });
+    } finally {
+      await engine.close();
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.size).toBeGreaterThan(512 * 1024);
+    expect(seen[0]!.maps).toBe(1);
   });
 });
