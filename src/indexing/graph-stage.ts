@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ContextSmithError } from "../core/errors.js";
 import { languageOf } from "../core/languages.js";
 import { RepoFiles } from "../core/repo-file.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
@@ -27,10 +28,12 @@ export interface GraphStageOptions {
   onResolved?: (done: number, total: number) => void;
   /** Files resolved per transaction (1,024). */
   chunkFiles?: number;
-  /** Files resolved with one resolver's caches (4,096), a multiple of `chunkFiles`. */
+  /** Files resolved with one resolver's caches (4,096; rounded up to whole chunks). */
   resolverFiles?: number;
   /** Frees what a let-go resolver held: a full collection. */
   collect?: () => void;
+  /** Hears each resolver as it starts (a test looks at when they are collected). */
+  onResolver?: (resolver: Resolver) => void;
 }
 
 /** What one graph update did. */
@@ -55,7 +58,8 @@ export interface GraphUpdate {
  * 3. PageRank over the file graph (imports and calls), when anything changed.
  */
 export async function updateGraph(store: IndexStore, root: string, options: GraphStageOptions = {}): Promise<GraphUpdate> {
-  const { onResolved = () => undefined, chunkFiles = CHUNK_FILES, resolverFiles = RESOLVER_FILES, collect = collectGarbage } = options;
+  const { onResolved = () => undefined, chunkFiles = CHUNK_FILES, resolverFiles = RESOLVER_FILES, collect = collectGarbage, onResolver } = options;
+  if (!(chunkFiles >= 1 && resolverFiles >= 1)) throw new ContextSmithError("INVALID_ARGUMENT", `Graph stage: chunks of ${chunkFiles} and resolvers of ${resolverFiles} files; both must be at least 1.`);
   const journal = store.graph.journal();
   // A run killed after its last chunk but before PageRank left it due: that is still to do.
   if (journal.length === 0 && !store.graph.ranksDue()) return { changed: 0, resolved: 0 };
@@ -67,6 +71,7 @@ export async function updateGraph(store: IndexStore, root: string, options: Grap
   const modules = new ModuleResolver(store.allPaths(), repoLayout(store, root));
   const pending = store.graph.pending();
   let resolver: Resolver | undefined;
+  let resolverFrom = 0;
   let resolved = 0;
   let committing: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < pending.length; i += chunkFiles) {
@@ -74,20 +79,19 @@ export async function updateGraph(store: IndexStore, root: string, options: Grap
     // The resolver's caches (symbols, fallbacks) serve many chunks, and are let go now and then
     // so that memory stays bounded on huge repositories: with a full collection, or they stay as
     // garbage, and V8, which sized its heap limit while they were live, lets the next resolver's
-    // garbage pile up on top (babel, 27k files: the graph stage's peak RSS 692–717 → 603–608 MiB).
-    if (i % resolverFiles === 0) {
-      if (resolver) {
-        resolver = undefined;
-        collect();
-      }
-      resolver = new Resolver(storeSource(store, modules));
+    // garbage pile up on top.
+    if (resolver && i - resolverFrom >= resolverFiles) {
+      resolver = undefined;
+      collect();
     }
-    const current = resolver!;
-    // Packed as it is resolved: a chunk's call objects never pile up.
-    const results = chunk.map((path) => {
-      const r = resolveStored(store, current, path);
-      return { path, resolved: r && { write: graphWrite(path, r.graph), defined: r.defined } };
-    });
+    if (!resolver) {
+      resolver = new Resolver(storeSource(store, modules));
+      resolverFrom = i;
+      onResolver?.(resolver);
+    }
+    // No local variable holds the resolver: this async function would keep the last iteration's
+    // alive through the next iteration's collection.
+    const results = resolveChunk(store, resolver, chunk);
     resolved += results.filter((r) => r.resolved !== null).length;
     onResolved(Math.min(i + chunkFiles, pending.length), pending.length);
     // The next chunk is resolved while this one commits: resolution reads only what the parse
@@ -231,6 +235,14 @@ function isPackageJson(path: string): boolean {
 
 function depth(dir: string): number {
   return dir === "" ? 0 : dir.split("/").length;
+}
+
+/** A chunk's graphs, packed as they are resolved: its call objects never pile up. */
+function resolveChunk(store: IndexStore, resolver: Resolver, chunk: readonly string[]): Array<{ path: string; resolved: { write: FileGraphWrite; defined: DefinedShape } | null }> {
+  return chunk.map((path) => {
+    const r = resolveStored(store, resolver, path);
+    return { path, resolved: r && { write: graphWrite(path, r.graph), defined: r.defined } };
+  });
 }
 
 /** The graph of a stored file and what others read of it, or null when it is gone or has no parse. */

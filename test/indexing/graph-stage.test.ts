@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { Engine } from "../../src/engine.js";
 import { updateGraph } from "../../src/indexing/graph-stage.js";
+import { collectGarbage } from "../../src/runtime/gc.js";
 import { IndexStore } from "../../src/store/store.js";
 import { cleanIndexDump, indexOnce } from "../helpers/index.js";
 import { dumpIndex } from "../helpers/dump.js";
@@ -93,27 +94,51 @@ describe("graph stage: incremental updates", () => {
     }
   });
 
-  it("lets go of each resolver's caches before the next starts, and resolves as one resolver does", async () => {
+  it("lets go of each resolver, caches and all, before the next starts, and resolves as one resolver does", async () => {
     // Enough files for three resolvers, calling across them.
     const more = Object.fromEntries(Array.from({ length: 6 }, (_, k) => [`more/m${k}.py`, `from shop.util import retry\nfrom more.m${(k + 1) % 6} import f${(k + 1) % 6}\n\n\ndef f${k}(x):\n    return retry(f${(k + 1) % 6}(x))\n`]));
     repo = TempRepo.create({ ...PYTHON, ...more }, { git: true });
     await indexOnce(repo.root);
     const clean = (await dumpIndex(join(repo.root, ".contextsmith"))) as { graph: unknown };
     const { store } = await IndexStore.openForWrite(join(repo.root, ".contextsmith"));
-    const collected: number[] = [];
+    const resolvers: Array<WeakRef<object>> = [];
     const progress: number[] = [];
+    // At each collection: files done so far, and whether the resolver let go is gone after a real full collection.
+    const collections: Array<[done: number, gone: boolean]> = [];
     try {
       const files = [...store.allPaths()];
-      await store.transaction(() => files.forEach((path) => store.graph.markResolve(path)), "test");
-      // Two files a chunk, four a resolver: a collection before the second resolver and each one after.
-      const update = await updateGraph(store, repo.root, { chunkFiles: 2, resolverFiles: 4, collect: () => collected.push(progress.at(-1)!), onResolved: (done) => progress.push(done) });
+      await store.transaction(() => files.forEach((path) => store.graph.markResolve(path)));
+      // Two files a chunk, four a resolver: a collection before each resolver after the first.
+      const update = await updateGraph(store, repo.root, {
+        chunkFiles: 2,
+        resolverFiles: 4,
+        onResolved: (done) => progress.push(done),
+        onResolver: (resolver) => resolvers.push(new WeakRef(resolver)),
+        collect: () => {
+          collectGarbage();
+          collections.push([progress.at(-1)!, resolvers.at(-1)!.deref() === undefined]);
+        },
+      });
       expect(files.length).toBeGreaterThan(8);
       expect(update.resolved).toBeGreaterThan(0);
-      expect(collected).toEqual(Array.from({ length: Math.ceil(files.length / 4) - 1 }, (_, k) => 4 * (k + 1)));
+      expect(resolvers).toHaveLength(Math.ceil(files.length / 4));
+      expect(collections).toEqual(Array.from({ length: resolvers.length - 1 }, (_, k) => [4 * (k + 1), true]));
     } finally {
       await store.close();
     }
     const again = (await dumpIndex(join(repo.root, ".contextsmith"))) as { graph: unknown };
     expect(again.graph).toEqual(clean.graph);
+  });
+
+  it("refuses chunk or resolver sizes below one file", async () => {
+    repo = TempRepo.create({ "a.py": "def a():\n    return 1\n" });
+    await indexOnce(repo.root);
+    const { store } = await IndexStore.openForWrite(join(repo.root, ".contextsmith"));
+    try {
+      await expect(updateGraph(store, repo.root, { chunkFiles: 0 })).rejects.toThrow(/at least 1/);
+      await expect(updateGraph(store, repo.root, { resolverFiles: Number.NaN })).rejects.toThrow(/at least 1/);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -61,7 +61,8 @@ describe("ParsePools and freed C memory", () => {
   it("starts parse and git-log threads with a capped young generation, embed threads with V8's defaults", async () => {
     const pools = await Promise.all([createPool("parse", 1), createPool("git-log", 1), createPool("embed", 1)]);
     try {
-      const [parse, gitLog, embed] = pools.map((pool) => pool.threads[0]?.resourceLimits);
+      for (const pool of pools) expect(pool.threads).toHaveLength(1);
+      const [parse, gitLog, embed] = pools.map((pool) => pool.threads[0]!.resourceLimits);
       expect(parse).toMatchObject(WORKER_LIMITS.parse);
       expect(gitLog).toMatchObject(WORKER_LIMITS["git-log"]);
       expect(embed?.maxYoungGenerationSizeMb).not.toBe(8);
