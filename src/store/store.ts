@@ -29,6 +29,7 @@ const DATA_FILE = "index.lmdb";
 export function initialMapSize(platform: NodeJS.Platform = process.platform, arch: string = process.arch): number | undefined {
   return platform !== "win32" && arch.endsWith("64") ? 4 * 1024 ** 3 : undefined;
 }
+
 /** Left by a reader that met damaged pages: the next writer rebuilds. */
 const DAMAGE_MARK = "damaged";
 const META_KEY = "meta";
