@@ -5,6 +5,7 @@ import { ContextSmithError } from "../core/errors.js";
 import { faultPoint, type FaultPoint } from "../core/fault.js";
 import { writeLockExists } from "../runtime/lock.js";
 import { isSealed, seal, SEAL_FILE, verifyInChild } from "./integrity.js";
+import { mapSizeOption } from "./map-size.js";
 import { checkDataFile } from "./preflight.js";
 import { GraphTables } from "./tables/graph.js";
 import { HistoryTables } from "./tables/history.js";
@@ -16,19 +17,6 @@ import type { Language } from "../core/types.js";
 import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type StoredStat, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
-
-/**
- * The address space mapped for the data file from the start, where that is free: on a 64-bit
- * platform other than Windows a map larger than the file takes no disk and no memory (the file
- * grows as it is written). lmdb-js otherwise starts at 128 KB and doubles the map as the file grows,
- * keeping every old map (a buffer read from it may still be in use) with its resident pages: ten
- * maps of one file, and on babel (a 146 MB index) 238 MB of RSS for it at the graph stage; with one
- * map, 156 MB. A 32-bit process has no room for it, and Windows is left to lmdb-js's growth (not
- * tried there); past 4 GiB lmdb-js grows the map as before.
- */
-export function initialMapSize(platform: NodeJS.Platform = process.platform, arch: string = process.arch): number | undefined {
-  return platform !== "win32" && arch.endsWith("64") ? 4 * 1024 ** 3 : undefined;
-}
 
 /** Left by a reader that met damaged pages: the next writer rebuilds. */
 const DAMAGE_MARK = "damaged";
@@ -84,12 +72,11 @@ export class IndexStore {
     // a read-only open followed by the indexer's read-write open fails. So readers open
     // read-write too (that takes no lock until a write), and read-only only where writing is
     // impossible (a read-only file system or folder).
-    const mapSize = initialMapSize();
     this.#env = open({
       path: join(indexDir, DATA_FILE),
       noSubdir: true,
       maxDbs: 32,
-      ...(mapSize === undefined ? {} : { mapSize }),
+      ...mapSizeOption(),
       readOnly,
       // Keys and values are small; compression costs more CPU than it saves here.
       compression: false,

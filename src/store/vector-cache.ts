@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open, type RootDatabase } from "lmdb";
+import { mapSizeOption } from "./map-size.js";
 import { decodeVector, encodeVectors } from "./vector-codec.js";
 
 /**
@@ -20,7 +21,7 @@ export class VectorCache {
   static open(cacheDir: string): VectorCache | null {
     try {
       mkdirSync(cacheDir, { recursive: true });
-      return new VectorCache(open<Buffer, string>({ path: join(cacheDir, "vectors.lmdb"), noSubdir: true, encoding: "binary", compression: false }));
+      return new VectorCache(open<Buffer, string>({ path: join(cacheDir, "vectors.lmdb"), noSubdir: true, encoding: "binary", compression: false, ...mapSizeOption() }));
     } catch {
       return null;
     }
