@@ -1,10 +1,11 @@
 /**
- * Token-count worker: loads a tiktoken encoder once (its WebAssembly set-up takes a few hundred
- * milliseconds, so it runs beside the query instead of before it) and counts texts on request.
+ * Token-count worker: loads an encoder once (tens of milliseconds for the rank table, hundreds for
+ * tiktoken's WebAssembly where that is used, so it runs beside the query instead of before it) and
+ * counts texts on request.
  */
 import { parentPort } from "node:worker_threads";
 import { ContextSmithError } from "../src/core/errors.js";
-import { tiktokenCounter, type TokenCounter } from "../src/query/pack/tokens.js";
+import { tokenCounter, type TokenCounter } from "../src/query/pack/tokens.js";
 import type { TokenRequest, TokenResponse } from "../src/runtime/token-worker.js";
 
 const counters = new Map<string, TokenCounter>();
@@ -15,7 +16,7 @@ parentPort!.on("message", ({ id, encoding, texts }: TokenRequest) => {
   let response: TokenResponse;
   try {
     let counter = counters.get(encoding);
-    if (!counter) counters.set(encoding, (counter = tiktokenCounter(encoding)));
+    if (!counter) counters.set(encoding, (counter = tokenCounter(encoding)));
     response = { id, counts: texts.map((t) => counter.count(t)) };
   } catch (error) {
     response = { id, error: ContextSmithError.from(error, "INTERNAL").toJSON() };

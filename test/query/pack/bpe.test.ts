@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BpeCounter, jsPattern, type RankFile } from "../../../src/query/pack/bpe.js";
+import { tiktokenCounter, tokenCounter } from "../../../src/query/pack/tokens.js";
+
+const require = createRequire(import.meta.url);
+const ENCODINGS = ["cl100k_base", "o200k_base", "p50k_base", "p50k_edit", "r50k_base", "gpt2"];
+
+/** Real code (this project's sources), and the cases where a regex engine or a merge order could differ. */
+function corpus(): string[] {
+  const texts: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (texts.length < 80) texts.push(readFileSync(path, "utf8"));
+    }
+  };
+  walk(join(import.meta.dirname, "../../../src/query"));
+  return [
+    ...texts,
+    "",
+    "it's IT'S It'S don't we'LL they'Re you'VE I'M he'D it'\u017f x'k",
+    "12345678 3.14159 1e10 0xDEADBEEF ١٢٣٤ ½",
+    "ünïcödé naïve façade 日本語のテキストです 한국어 русский текст العربية",
+    "😀😀👩‍👩‍👧 \u0085nel\u0085 \ufeffbom\ufeff nbsp\u00a0nbsp \u2028\u2029 \u3000",
+    "a\r\n\r\n  b  \t\t c\n\n\n   \n d   ",
+    "=".repeat(5000),
+    "中".repeat(3000),
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".repeat(40),
+    "lone \ud800 surrogate \udfff here",
+    " ".repeat(200) + "x" + "\t".repeat(50),
+    "<|endoftext|> special tokens are plain text <|fim_prefix|>",
+    "ſtraße STRASSE Kelvin\u212a ǅungla",
+  ];
+}
+
+describe("BpeCounter", () => {
+  const texts = corpus();
+
+  it.each(ENCODINGS)("counts %s exactly as tiktoken does", (encoding) => {
+    const file = JSON.parse(readFileSync(require.resolve(`tiktoken/encoders/${encoding}.json`), "utf8")) as RankFile;
+    const bpe = BpeCounter.from(file)!;
+    expect(bpe).not.toBeNull();
+    const reference = tiktokenCounter(encoding);
+    try {
+      const ours = texts.map((t) => bpe.count(t));
+      expect(ours).toEqual(texts.map((t) => reference.count(t)));
+      // Counted again from memory of its words: the same.
+      expect(texts.map((t) => bpe.count(t))).toEqual(ours);
+      expect(ours.reduce((a, b) => a + b, 0)).toBeGreaterThan(10_000);
+    } finally {
+      reference.free();
+    }
+  });
+
+  it("is what tokenCounter gives for the encodings tiktoken ships, and tiktoken refuses an unknown one", () => {
+    const counter = tokenCounter("cl100k_base");
+    expect(counter.count("def render(self):\n    return 1\n")).toBe(tiktokenCounter("cl100k_base").count("def render(self):\n    return 1\n"));
+    expect(() => tokenCounter("cl200k_nope")).toThrow(/Unknown token encoding/);
+  });
+});
+
+describe("jsPattern", () => {
+  it("reads \\s as Unicode's White_Space and (?i:…) as both cases", () => {
+    const pattern = jsPattern("(?i:'s|'ll)|\\s+(?!\\S)|\\s+|[^\\s\\p{L}]+|\\p{L}+")!;
+    const words = (text: string) => [...text.matchAll(pattern)].map((m) => m[0]);
+    expect(words("it'S we'Ll")).toEqual(["it", "'S", " ", "we", "'Ll"]);
+    // U+0085 is white space to Rust's regex and not to JavaScript's \s; U+FEFF the other way round.
+    expect(words("a\u0085b")).toEqual(["a", "\u0085", "b"]);
+    expect(words("a\ufeffb")).toEqual(["a", "\ufeff", "b"]);
+    expect(words("it'\u017f")).toEqual(["it", "'\u017f"]);
+  });
+
+  it("refuses what it does not translate, so that tiktoken counts instead", () => {
+    expect(jsPattern("\\p{L}++")).toBeNull(); // possessive
+    expect(jsPattern("(?<name>a)")).toBeNull();
+    expect(jsPattern("(?i:[a-z])")).toBeNull();
+    expect(jsPattern("[\\S]")).toBeNull();
+    expect(jsPattern("(a")).toBeNull();
+  });
+});
