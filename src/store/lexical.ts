@@ -416,14 +416,17 @@ export class Bm25Snapshot implements Bm25Stats {
     return Buffer.concat(parts);
   }
 
+  /** Reads a {@link Bm25Snapshot.serialize}d snapshot; it may keep `bytes`' memory, which the caller then leaves as it is. */
   static parse(bytes: Buffer | undefined): Bm25Snapshot {
     if (!bytes || bytes.length < 4) {
       return new Bm25Snapshot("", 0, new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));
     }
-    // Copy into a fresh, aligned buffer: LMDB hands out views into its memory map.
-    const buf = new Uint8Array(bytes.length);
-    buf.set(bytes);
-    const view = buf.buffer;
+    // Bytes that are a whole buffer of their own (LMDB's copy of a large value) are read where they
+    // are; others are copied into a fresh, aligned buffer: a view into LMDB's memory map, or into a
+    // decoded record, may be reused. The copy of sympy's 4.4 MB body snapshot, and decoding its
+    // header out of fresh memory, took a third of its load in a one-shot query (50 of 75 ms).
+    const owned = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && bytes.buffer instanceof ArrayBuffer;
+    const view = owned ? (bytes.buffer as ArrayBuffer) : Uint8Array.from(bytes).buffer;
     const headerLength = new Uint32Array(view, 0, 1)[0]!;
     const header = JSON.parse(Buffer.from(view, 4, headerLength).toString("utf8")) as { terms: string; n: number; p: number; d: number };
     let offset = 4 + headerLength;

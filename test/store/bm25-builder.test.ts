@@ -49,4 +49,25 @@ describe("Bm25Builder", () => {
       expect([...p.ids].map((id, i) => [id, p.tfs[i]])).toEqual(list);
     }
   });
+
+  it("reads bytes that are a buffer of their own where they are, and copies a view into other bytes", () => {
+    const b = new Bm25Builder();
+    b.add(1, { terms: ["alpha", "beta"], tfs: [2, 1], length: 3 });
+    b.add(2, { terms: ["beta"], tfs: [4], length: 4 });
+    const bytes = b.serialize();
+    const own = Buffer.from(new Uint8Array(bytes).buffer);
+    expect(Bm25Snapshot.parse(own).offsets.buffer).toBe(own.buffer);
+    // At an odd offset inside a larger buffer (a decoded record, a reused read buffer): copied, aligned.
+    const host = Buffer.alloc(bytes.length + 3, 0xee);
+    bytes.copy(host, 3);
+    const view = host.subarray(3);
+    const copied = Bm25Snapshot.parse(view);
+    expect(copied.offsets.buffer).not.toBe(host.buffer);
+    host.fill(0); // the caller reuses its buffer: the snapshot is unaffected
+    for (const snap of [Bm25Snapshot.parse(own), copied]) {
+      expect([...snap.postings("beta").ids]).toEqual([1, 2]);
+      expect([...snap.postings("beta").tfs]).toEqual([1, 4]);
+      expect(snap.avgLength).toBe(3.5);
+    }
+  });
 });
