@@ -2,7 +2,7 @@
  * Token counts by byte-pair encoding in plain JavaScript, from tiktoken's own rank files: the same
  * counts as tiktoken's `encode_ordinary(text).length`, without its WebAssembly set-up. That set-up
  * (170 ms for cl100k_base, and 60 ms to load the module) was the longest part of a one-shot
- * `ctxsmith context`; this table is ready in about 25 ms.
+ * `ctxsmith context`; this table is ready in 45–60 ms.
  *
  * The rank table is one byte array with an open-addressing hash index over it, built in one pass
  * over the rank file's base64; a word is split by the encoding's own pattern (translated for
@@ -14,6 +14,10 @@
 const NONE = 0xffffffff;
 /** Words counted and remembered, at most (a code base repeats its words). */
 const MEMO_WORDS = 65_536;
+/** Longer words are counted each time, not remembered. */
+const MEMO_LENGTH = 64;
+/** Scratch memory a counter keeps between texts, at most, in elements. */
+const SCRATCH_KEPT = 1 << 16;
 
 /** Unicode's White_Space, which the encodings' `\s` means (JavaScript's `\s` adds U+FEFF and lacks U+0085). */
 const WHITE_SPACE = "\\t-\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -35,9 +39,12 @@ export class BpeCounter {
   #bytes = new Uint8Array(1024);
   readonly #merge = new Merger();
 
-  /** Null when the encoding's pattern uses a construct {@link jsPattern} does not translate. */
-  static from(file: RankFile): BpeCounter | null {
-    const pattern = jsPattern(file.pat_str);
+  /**
+   * Null when the encoding's pattern uses a construct {@link jsPattern} does not translate, or this
+   * JavaScript's Unicode tables are ones it does not know how to match to tiktoken's.
+   */
+  static from(file: RankFile, unicode: string | undefined = process.versions.unicode): BpeCounter | null {
+    const pattern = jsPattern(file.pat_str, unicode);
     return pattern ? new BpeCounter(RankTable.parse(file.bpe_ranks), pattern) : null;
   }
 
@@ -59,11 +66,17 @@ export class BpeCounter {
       let n = this.#memo.get(word);
       if (n === undefined) {
         n = this.#countWord(word);
-        if (this.#memo.size >= MEMO_WORDS) this.#memo.clear();
-        this.#memo.set(word, n);
+        if (word.length <= MEMO_LENGTH) {
+          if (this.#memo.size >= MEMO_WORDS) this.#memo.clear();
+          // A copy: a match of 13 characters or more is a slice that keeps the whole text alive.
+          this.#memo.set(word.length < 13 ? word : ` ${word}`.slice(1), n);
+        }
       }
       tokens += n;
     }
+    // A huge word's scratch memory is not kept for the next texts.
+    if (this.#bytes.length > SCRATCH_KEPT) this.#bytes = new Uint8Array(1024);
+    this.#merge.trim();
     return tokens;
   }
 
@@ -94,6 +107,16 @@ class Merger {
   #rank = new Uint32Array(0);
   #version = new Uint32Array(0);
   readonly #heap = new PairHeap();
+
+  /** Lets go of the arrays a huge word needed. */
+  trim(): void {
+    if (this.#next.length <= SCRATCH_KEPT) return;
+    this.#next = new Uint32Array(0);
+    this.#prev = new Int32Array(0);
+    this.#rank = new Uint32Array(0);
+    this.#version = new Uint32Array(0);
+    this.#heap.trim();
+  }
 
   /** How many tokens `bytes[0, length)` is. */
   count(table: RankTable, bytes: Uint8Array, length: number): number {
@@ -155,6 +178,13 @@ class PairHeap {
 
   clear(): void {
     this.size = 0;
+  }
+
+  trim(): void {
+    if (this.#rank.length <= SCRATCH_KEPT) return;
+    this.#rank = new Uint32Array(64);
+    this.#position = new Uint32Array(64);
+    this.#version = new Uint32Array(64);
   }
 
   topRank(): number {
@@ -340,12 +370,37 @@ function hash(data: Uint8Array, from: number, to: number): number {
 }
 
 /**
- * An encoding's pattern (written for Rust's regex engines) for JavaScript: `\s` and `\S` as
- * Unicode's White_Space, `(?i:…)` groups of ASCII letters with each letter's cases (and the
- * characters that fold to it). Null when the pattern uses anything else this does not translate
- * (then tiktoken itself counts).
+ * Letters, digits and marks that Unicode 17.0 added: tiktoken's regex tables (regex-syntax 0.8,
+ * Unicode 16.0) hold them unassigned, so a JavaScript with Unicode 17 tables must not count them
+ * as `\p{L}`, `\p{N}` or `\p{M}` (found by comparing every code point in twelve contexts, for
+ * all six encodings).
  */
-export function jsPattern(pattern: string): RegExp | null {
+const UNICODE_17_ADDITIONS =
+  "\\u088f\\u0c5c\\u0cdc\\u1acf-\\u1add\\u1ae0-\\u1aeb\\ua7ce\\ua7cf\\ua7d2\\ua7d4\\ua7f1\\u{10940}-\\u{10959}\\u{10ec5}-\\u{10ec7}\\u{10efa}\\u{10efb}" +
+  "\\u{11b60}-\\u{11b67}\\u{11db0}-\\u{11ddb}\\u{11de0}-\\u{11de9}\\u{16ea0}-\\u{16eb8}\\u{16ebb}-\\u{16ed3}\\u{16ff2}-\\u{16ff6}\\u{187f8}-\\u{187ff}" +
+  "\\u{18d09}-\\u{18d1e}\\u{18d80}-\\u{18df2}\\u{1e6c0}-\\u{1e6de}\\u{1e6e0}-\\u{1e6f5}\\u{1e6fe}\\u{1e6ff}\\u{2b73a}-\\u{2b73f}\\u{2cea2}-\\u{2cead}\\u{323b0}-\\u{33479}";
+
+/** What each Unicode version of JavaScript's tables must leave out of a property to match tiktoken's (16.0). */
+const UNASSIGNED_IN_16: Readonly<Record<string, string>> = { "16.0": "", "17.0": UNICODE_17_ADDITIONS };
+
+/** Escapes the patterns use, besides `\s`, `\S`, `\p{…}` and `\P{…}`: the same in both engines. */
+const PLAIN_ESCAPES = new Set(["r", "n", "t"]);
+/** Characters that a class of JavaScript's `v` mode takes only escaped. */
+const CLASS_SYNTAX = new Set([..."()[]{}/|&!#%,:;<=>@`~"]);
+
+/**
+ * An encoding's pattern (written for Rust's regex engines) for JavaScript (`v` mode): `\s` and
+ * `\S` as Unicode's White_Space, `(?i:…)` groups of ASCII letters with each letter's cases (and the
+ * characters that fold to it), each `\p{…}` less what `unicode`'s tables assign and tiktoken's do
+ * not. Null when the pattern uses anything else (`.`, `\d`, `\w`, `\b`, possessive quantifiers,
+ * set operations, a class or an escape inside `(?i:…)`), or `unicode` is a version whose tables
+ * were not compared with tiktoken's: then tiktoken itself counts.
+ */
+export function jsPattern(pattern: string, unicode: string | undefined = process.versions.unicode): RegExp | null {
+  const version = unicode?.split(".").slice(0, 2).join(".");
+  const unassigned = version === undefined ? undefined : UNASSIGNED_IN_16[version];
+  if (unassigned === undefined) return null;
+  const property = (escape: string): string => (unassigned === "" ? escape : `[${escape}--[${unassigned}]]`);
   let out = "";
   let inClass = false;
   let caseless = -1; // depth of the (?i: group, -1 outside one
@@ -354,29 +409,37 @@ export function jsPattern(pattern: string): RegExp | null {
     const c = pattern[i]!;
     if (c === "\\") {
       const e = pattern[i + 1];
-      if (e === undefined) return null;
+      if (e === undefined || caseless >= 0) return null;
       i++;
       if (e === "s") out += inClass ? WHITE_SPACE : `[${WHITE_SPACE}]`;
       else if (e === "S") {
         if (inClass) return null;
         out += `[^${WHITE_SPACE}]`;
-      } else if (e === "p" || e === "P") {
+      } else if (e === "p") {
         const close = pattern.indexOf("}", i);
-        if (close < 0) return null;
-        out += `\\${pattern.slice(i, close + 1)}`;
+        if (pattern[i + 1] !== "{" || close < 0) return null;
+        out += property(`\\${pattern.slice(i, close + 1)}`);
         i = close;
-      } else out += `\\${e}`;
+      } else if (PLAIN_ESCAPES.has(e) || !/[\p{L}\p{N}_]/u.test(e)) out += `\\${e}`;
+      else return null; // \d, \w, \b, \P and the like: ASCII in one engine, Unicode in the other
       continue;
     }
     if (inClass) {
-      if (c === "]") inClass = false;
-      out += c;
+      if (c === "]") {
+        inClass = false;
+        out += c;
+      } else if (c === "-" || c === "[" || pattern.startsWith("&&", i) || pattern.startsWith("~~", i)) return null;
+      else out += CLASS_SYNTAX.has(c) ? `\\${c}` : c;
       continue;
     }
     if (c === "[") {
+      if (caseless >= 0) return null;
       inClass = true;
       out += c;
-      if (caseless >= 0) return null; // a class inside (?i:…): not needed by any encoding
+      if (pattern[i + 1] === "^") {
+        out += "^";
+        i++;
+      }
       continue;
     }
     if (c === "(") {
@@ -399,9 +462,11 @@ export function jsPattern(pattern: string): RegExp | null {
       out += c;
       continue;
     }
+    if (c === ".") return null; // JavaScript's also leaves out \r, U+2028 and U+2029
     // Possessive quantifiers (`?+`, `++`, `*+`) have no JavaScript form.
     if ((c === "+" || c === "?" || c === "*") && pattern[i + 1] === "+") return null;
-    if (caseless >= 0 && /[a-z]/i.test(c)) {
+    if (caseless >= 0 && c.toLowerCase() !== c.toUpperCase()) {
+      if (!/[a-z]/i.test(c)) return null; // a letter with cases beyond ASCII's
       const lower = c.toLowerCase();
       out += `[${lower}${c.toUpperCase()}${FOLDS[lower] ?? ""}]`;
       continue;
@@ -410,7 +475,7 @@ export function jsPattern(pattern: string): RegExp | null {
   }
   if (inClass || depth !== 0) return null;
   try {
-    return new RegExp(out, "gu");
+    return new RegExp(out, "gv");
   } catch {
     return null;
   }
