@@ -22,8 +22,19 @@ const ENCODINGS: ReadonlySet<string> = new Set(["cl100k_base", "o200k_base", "p5
  * is beyond it.
  */
 export function tokenCounter(encoding: string): TokenCounter {
-  const bpe = ENCODINGS.has(encoding) ? BpeCounter.from(JSON.parse(readFileSync(require.resolve(`tiktoken/encoders/${encoding}.json`), "utf8")) as RankFile) : null;
+  const bpe = ENCODINGS.has(encoding) ? bpeCounter(encoding) : null;
   return bpe ? { encoding, count: (text) => bpe.count(text), free: () => undefined } : tiktokenCounter(encoding);
+}
+
+/** Null when the rank file cannot be read (a trimmed install) or the counter declines it. */
+function bpeCounter(encoding: string): BpeCounter | null {
+  let file: RankFile;
+  try {
+    file = JSON.parse(readFileSync(require.resolve(`tiktoken/encoders/${encoding}.json`), "utf8")) as RankFile;
+  } catch {
+    return null;
+  }
+  return BpeCounter.from(file);
 }
 
 /**
