@@ -110,12 +110,12 @@ class Merger {
 
   /** Lets go of the arrays a huge word needed. */
   trim(): void {
+    this.#heap.trim();
     if (this.#next.length <= SCRATCH_KEPT) return;
     this.#next = new Uint32Array(0);
     this.#prev = new Int32Array(0);
     this.#rank = new Uint32Array(0);
     this.#version = new Uint32Array(0);
-    this.#heap.trim();
   }
 
   /** How many tokens `bytes[0, length)` is. */
