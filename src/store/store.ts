@@ -17,7 +17,6 @@ import type { Language } from "../core/types.js";
 import { SCHEMA_VERSION, type FileUpdate, type StoreMeta, type StoredFile, type StoredStat, type Totals } from "./types.js";
 
 const DATA_FILE = "index.lmdb";
-
 /** Left by a reader that met damaged pages: the next writer rebuilds. */
 const DAMAGE_MARK = "damaged";
 const META_KEY = "meta";

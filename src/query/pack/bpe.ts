@@ -312,11 +312,9 @@ class RankTable {
       while (i < text.length && text.charCodeAt(i) === 0x3d) i++;
     }
     starts.push(end);
-    const count = ranks.length;
-    let size = 1;
-    while (size < count * 2) size <<= 1;
-    const table = new RankTable(bytes, Uint32Array.from(starts), Uint32Array.from(ranks), new Uint32Array(size), 0);
-    return table.#indexed(count);
+    const tokenStarts = Uint32Array.from(starts);
+    const { slots, longest } = RankTable.#index(bytes, tokenStarts);
+    return new RankTable(bytes, tokenStarts, Uint32Array.from(ranks), slots, longest);
   }
 
   /** The rank of the token `data[from, to)`, or {@link NONE}. */
@@ -340,18 +338,23 @@ class RankTable {
     }
   }
 
-  #indexed(count: number): RankTable {
-    const mask = this.slots.length - 1;
+  /** The hash index over the tokens (at most half full), and the longest token's length. */
+  static #index(bytes: Uint8Array, starts: Uint32Array): { slots: Uint32Array; longest: number } {
+    const count = starts.length - 1;
+    let size = 1;
+    while (size < count * 2) size <<= 1;
+    const slots = new Uint32Array(size);
+    const mask = size - 1;
     let longest = 0;
     for (let token = 0; token < count; token++) {
-      const from = this.starts[token]!;
-      const to = this.starts[token + 1]!;
+      const from = starts[token]!;
+      const to = starts[token + 1]!;
       longest = Math.max(longest, to - from);
-      let slot = hash(this.bytes, from, to) & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = token + 1;
+      let slot = hash(bytes, from, to) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = token + 1;
     }
-    return new RankTable(this.bytes, this.starts, this.ranks, this.slots, longest);
+    return { slots, longest };
   }
 }
 

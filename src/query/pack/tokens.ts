@@ -48,7 +48,7 @@ export function tiktokenCounter(encoding: string): TokenCounter {
   try {
     encoder = tiktoken.get_encoding(encoding as Parameters<typeof tiktoken.get_encoding>[0]);
   } catch {
-    throw new ContextSmithError("INVALID_ARGUMENT", `Unknown token encoding "${encoding}": use cl100k_base, o200k_base, p50k_base, r50k_base or gpt2.`);
+    throw new ContextSmithError("INVALID_ARGUMENT", `Unknown token encoding "${encoding}": use ${[...ENCODINGS].join(", ")}.`);
   }
   return {
     encoding,
