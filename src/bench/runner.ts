@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import { ContextSmithError } from "../core/errors.js";
 import { Engine } from "../engine.js";
 import { innermostAt } from "../graph/lookup.js";
-import { coverDepth } from "../query/pack/pack-ranking.js";
+import { coverDepth, type PackSource } from "../query/pack/pack-ranking.js";
 import { TokenWorker, type AsyncTokenCounter } from "../runtime/token-worker.js";
 import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
@@ -138,10 +138,12 @@ export function readRecords(file: string): InstanceRecord[] {
 }
 
 async function runInstance(instance: BenchInstance, engine: Engine, counter: AsyncTokenCounter, embedder: Embedder | null, options: BenchOptions): Promise<InstanceRecord> {
-  const { scored, unscored } = scoredGold(parsePatch(instance.patch));
   const store = IndexStore.openForRead(engine.config.indexDir)!;
   const searcher = new Searcher(store, engine.config.root, engine.ranking);
   const task = instance.problem_statement;
+  // Gold lines where the hunks' text is in the files as indexed (a hunk's header can be off).
+  const indexed = searcher.packSource(task);
+  const { scored, unscored } = scoredGold(parsePatch(instance.patch, (path) => indexed.text(path)?.lines ?? null));
   const parsed = parseTask(task);
   const semantic = store.meta().semantic;
   const { vector, notice } = await taskVector(semantic?.vectors ? embedTask(embedder, task) : null, semantic);
@@ -175,7 +177,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
     strategies[strategy.name] = outcome;
   }
   if (strategies.default) missed.unshift(...explainRanks(scored, defaultRanking, results, strategies.default));
-  writePackCache(options.outDir, instance, scored, searcher, task, packable);
+  writePackCache(options.outDir, instance, scored, indexed, packable);
   return {
     instance_id: instance.instance_id,
     repo: instance.repo,
@@ -188,8 +190,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
 }
 
 /** Caches what re-packing needs (gzip JSON under `packs/`), so the tuner can try packing parameters without the repository. */
-function writePackCache(outDir: string, instance: BenchInstance, gold: GoldFile[], searcher: Searcher, task: string, paths: Iterable<string>): void {
-  const source = searcher.packSource(task);
+function writePackCache(outDir: string, instance: BenchInstance, gold: GoldFile[], source: PackSource, paths: Iterable<string>): void {
   const files: PackCache["files"] = [];
   const releaseNotes = [...(source.releaseNotes ?? [])];
   for (const path of new Set([...paths, ...releaseNotes.map((n) => n.path)])) {

@@ -73,4 +73,30 @@ describe("parsePatch", () => {
       { path: "tests/test_x.py", isNew: false, isTest: true, lines: [1] },
     ]);
   });
+
+  describe("with the files' pre-image", () => {
+    // The hunk says line 3; in the file its text starts at line 6, as `git apply` would find it.
+    const file = ["# header", "", "import os", "", "", "def f():", "    return 1", "", "def g():", "    return 2", "", "def f():", "    return 9"];
+    const patch = ["diff --git a/m.py b/m.py", "--- a/m.py", "+++ b/m.py", "@@ -3,3 +3,3 @@", " def f():", "-    return 1", "+    return 3", " ", ""].join("\n");
+
+    it("places a hunk where its text is when its header is off", () => {
+      expect(parsePatch(patch, () => file)[0]!.lines).toEqual([7]);
+      expect(parsePatch(patch)[0]!.lines).toEqual([4]);
+    });
+
+    it("takes the nearest match, and the header's line where the text is nowhere", () => {
+      // `def f(): return 9` is at 12-13; a hunk saying 11 is nearer to it than to 6.
+      const later = patch.replace("@@ -3,3 +3,3 @@", "@@ -11,2 +11,2 @@").replace("    return 1", "    return 9").replace(" \n", "");
+      expect(parsePatch(later, () => file)[0]!.lines).toEqual([13]);
+      const gone = patch.replace("    return 1", "    return 7");
+      expect(parsePatch(gone, () => file)[0]!.lines).toEqual([4]);
+      expect(parsePatch(patch, () => null)[0]!.lines).toEqual([4]);
+    });
+
+    it("moves insertion points with their hunk, and reads no more pre-image lines than the header counts", () => {
+      const insert = ["diff --git a/m.py b/m.py", "--- a/m.py", "+++ b/m.py", "@@ -5,2 +5,3 @@", " def g():", "+    x = 0", "     return 2", "", "", ""].join("\n");
+      // "def g()" is line 9: the insertion follows it. The trailing empty rows are past the hunk's 2 lines.
+      expect(parsePatch(insert, () => file)[0]!.lines).toEqual([9]);
+    });
+  });
 });
