@@ -14,8 +14,9 @@
  *
  * With `--packs` (the benchmark's `packs/`: the packable files' texts and symbols), a second
  * phase tunes the packer — rank decay, outline value, match sharpness, files packed, repeat
- * discount, whole-file size — by a coordinate search on file and lines in budget (mean over
- * repositories of file@b and lines@b over the budgets), re-packing with the real token counts.
+ * discount, whole-file size, the imports' value — by a coordinate search on file and lines in
+ * budget (mean over repositories of file@b and lines@b over the budgets), re-packing with the real
+ * token counts.
  *
  * With `--mix-sweep 1`, it re-fuses over the score term's share (`scoreMix`) alone and picks it
  * leave-one-repository-out (bench/results-tune/fusion.md).
@@ -265,6 +266,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     { key: "coverage", title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20].flatMap((coverFiles) => [0.05, 0.1, 0.25, 0.5, 1].map((coverValue) => ({ coverFiles, coverValue })))] },
     // Packs cached before the release notes were (no `releaseNotes`) score the same in every row.
     { key: "notes", title: "Release notes", settings: [{ notesValue: 0 }, ...[0.05, 0.1, 0.2].flatMap((notesShare) => [0.01, 0.05, 0.2].map((notesValue) => ({ notesShare, notesValue })))] },
+    { key: "imports", title: "Import statements", settings: [0, 0.02, 0.05, 0.1, 0.2].map((importsValue) => ({ importsValue })) },
   ];
   const exchange: string[] = [];
   // `--sweeps notes` runs only that one (each row re-packs every instance at every budget).
@@ -293,6 +295,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     wholeFileLines: [30, 60, 120],
     coverFiles: [5, 10, 15, 20],
     coverValue: [0.05, 0.1, 0.25, 0.5, 1],
+    importsValue: [0, 0.05, 0.1],
   };
   let best: PackConfig = { ...base.pack };
   let bestScore = await evaluate(best);

@@ -57,6 +57,11 @@ export interface PackConfig {
    * its share of the file's value: share ∝ lines × exp(matchSharpness × match / best).
    */
   readonly matchSharpness: number;
+  /**
+   * Value of a file's import statements relative to the file's weight, besides their share of its
+   * code: a fix that uses a new name adds an import beside them.
+   */
+  readonly importsValue: number;
   /** A whole file at most this many lines is one candidate (instead of outline + bodies). */
   readonly wholeFileLines: number;
   /**
@@ -124,6 +129,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     repeatDiscount: 0.8,
     outlineValue: 0.05,
     matchSharpness: 3,
+    importsValue: 0.05,
     wholeFileLines: 120,
     // From the tuner's coverage sweep (bench/results-tune/coverage.md): higher values trade lines
     // for coverage (names taken before code), lower ones name fewer files.

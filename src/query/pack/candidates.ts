@@ -2,6 +2,7 @@ import { tokenize } from "../../core/tokenize.js";
 import type { SymbolInfo } from "../../core/types.js";
 import type { PackConfig } from "../ranking-config.js";
 import { hasLineIn } from "./file-text.js";
+import { importLines } from "./imports.js";
 import { renderLine } from "./render.js";
 import type { Candidate, PackFile } from "./types.js";
 
@@ -44,7 +45,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
 
   // Pieces of code: function and method bodies, classes without methods, and the runs of code
   // between them (module- and class-level statements: imports, constants, tables, attributes).
-  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number }> = [];
+  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number; imports?: boolean }> = [];
   const covered = new Uint8Array(n + 2);
   const classes: Array<{ symbol: SymbolInfo; ranges: Array<[number, number]> }> = [];
   // Each definition's members, found once (a config file's outline has 2,000 keys).
@@ -64,7 +65,8 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
       covered.fill(1, symbol.startLine, end + 1);
     }
   });
-  for (const [start, end] of uncoveredRuns(file.lines, covered)) pieces.push({ kind: "code", symbol: null, start, end, score: rangeScore(start, end) });
+  const imports = importLines(file.lines, file.language);
+  for (const [start, end] of uncoveredRuns(file.lines, covered, imports)) pieces.push({ kind: "code", symbol: null, start, end, score: rangeScore(start, end), imports: imports[start] === 1 });
 
   // Each piece's share of the file's value: a prior by size (an edit is as likely on any line)
   // sharpened by how well it matches the task relative to the file's best match.
@@ -74,7 +76,10 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   const best = Math.max(1e-9, ...pieces.map((p) => p.score));
   const raw = pieces.map((p) => (p.end - p.start + 1) * Math.exp((config.matchSharpness * p.score) / best));
   const total = raw.reduce((a, b) => a + b, 0) || 1;
-  const shares = raw.map((r) => r / total);
+  // Import statements are worth `importsValue` of the file besides their share: a fix that needs
+  // a new name adds an import beside them, whatever the task's words.
+  const importLineCount = pieces.reduce((sum, p) => (p.imports ? sum + p.end - p.start + 1 : sum), 0);
+  const shares = raw.map((r, i) => r / total + (pieces[i]!.imports ? (config.importsValue * (pieces[i]!.end - pieces[i]!.start + 1)) / importLineCount : 0));
   pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.end]], weight * shares[i]!)));
   // A class outline is worth the outline share of its class's code: the outlines of the classes
   // that hold the matching code first.
@@ -176,8 +181,11 @@ function openSectionEnd(lines: readonly string[]): number | null {
 /** Longest run of code between definitions that is one candidate. */
 const MAX_RUN = 40;
 
-/** Runs of non-blank lines not covered by a body, split at blank gaps of 2+ lines and at {@link MAX_RUN}. */
-function uncoveredRuns(lines: readonly string[], covered: Uint8Array): Array<[number, number]> {
+/**
+ * Runs of non-blank lines not covered by a body, split at blank gaps of 2+ lines, at
+ * {@link MAX_RUN}, and where import statements (`imports`) begin or end.
+ */
+function uncoveredRuns(lines: readonly string[], covered: Uint8Array, imports: Uint8Array): Array<[number, number]> {
   const runs: Array<[number, number]> = [];
   let start = 0;
   let last = 0;
@@ -187,7 +195,7 @@ function uncoveredRuns(lines: readonly string[], covered: Uint8Array): Array<[nu
     const blank = open && lines[line - 1]!.trim() === "";
     if (open && !blank) {
       if (start === 0) start = line;
-      else if (blanks >= 2 || line - start >= MAX_RUN) {
+      else if (blanks >= 2 || line - start >= MAX_RUN || imports[line] !== imports[start]) {
         runs.push([start, last]);
         start = line;
       }

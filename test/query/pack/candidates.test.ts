@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { SymbolInfo } from "../../../src/core/types.js";
-import { coverCandidate } from "../../../src/query/pack/candidates.js";
+import { coverCandidate, fileCandidates } from "../../../src/query/pack/candidates.js";
 import { fileText, type FileText } from "../../../src/query/pack/file-text.js";
 import { coverDepth, packDepth, packRanking, type PackSource } from "../../../src/query/pack/pack-ranking.js";
 import { resolveRanking } from "../../../src/query/ranking-config.js";
@@ -79,3 +79,22 @@ describe("file coverage: files below the packed ones are named by their best def
   });
 });
 
+
+describe("import statements are a piece of their own, worth importsValue of the file besides their share", () => {
+  const { text, symbols } = module("pkg/imports.py", 30, 17);
+  // module() starts with "import os" and a blank line; put two more imports and a constant before the functions.
+  const lines = ["import os", "from pkg import (", "    ledger_tools)", "LIMIT = 3", "TABLE = {}", "", ...text.lines.slice(2)];
+  const shifted = symbols.map((s) => ({ ...s, startLine: s.startLine + 4, endLine: s.endLine + 4 }));
+  const file = { ...fileText("pkg/imports.py", "python", lines.join("\n")), rank: 1, why: "#1" };
+  const code = (importsValue: number) => fileCandidates(file, shifted, source.termWeights, resolveRanking({ pack: { importsValue } }).pack).filter((c) => c.kind === "code");
+
+  it("splits the imports from the module-level code after them, and adds importsValue to the imports alone", () => {
+    const without = code(0);
+    const withImports = code(0.1);
+    expect(without.map((c) => c.ranges)).toEqual([[[1, 3]], [[4, 5]]]);
+    expect(withImports.map((c) => c.ranges)).toEqual([[[1, 3]], [[4, 5]]]);
+    // The file's weight at rank 1 is 1: the imports gain exactly 0.1, the constants nothing.
+    expect(withImports[0]!.value - without[0]!.value).toBeCloseTo(0.1, 9);
+    expect(withImports[1]!.value).toBeCloseTo(without[1]!.value, 12);
+  });
+});
