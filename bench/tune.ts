@@ -295,7 +295,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     wholeFileLines: [30, 60, 120],
     coverFiles: [5, 10, 15, 20],
     coverValue: [0.05, 0.1, 0.25, 0.5, 1],
-    importsValue: [0, 0.05, 0.1],
+    importsValue: [0, 0.02, 0.05, 0.1],
   };
   let best: PackConfig = { ...base.pack };
   let bestScore = await evaluate(best);

@@ -9,6 +9,7 @@ import { exactNameSignal } from "./signals/exact-name.js";
 import { historySignal } from "./signals/history.js";
 import { lexicalSignal } from "./signals/lexical.js";
 import { referencesSignal } from "./signals/references.js";
+import { withRankedNotes } from "./release-notes.js";
 import { semanticSignal } from "./signals/semantic.js";
 import { symbolsSignal } from "./signals/symbols.js";
 import type { RankResult, SignalName, SignalResult } from "./types.js";
@@ -40,7 +41,8 @@ export const SIGNALS: readonly SignalName[] = [...FIRST_PASS, ...NEIGHBOURS].map
  * Ranks the repository's files for a task: runs each signal with a non-zero weight (and those in
  * `compute`), fuses them,
  * and — when a neighbour signal is on — runs the neighbour signals from the first fusion's best
- * files and fuses everything again.
+ * files and fuses everything again; the release notes a fix most likely adds to rank at
+ * `notesRank` at the latest.
  */
 export function rankFiles(ctx: Omit<SignalContext, "seeds">, options: { compute?: readonly SignalName[] } = {}): RankResult & { results: SignalResult[] } {
   const timings: Record<string, number> = {};
@@ -65,6 +67,7 @@ export function rankFiles(ctx: Omit<SignalContext, "seeds">, options: { compute?
     t0 = performance.now();
     files = fuse(results, ctx.config, ctx.task);
   }
+  files = withRankedNotes(files, ctx.history.releaseNotes, ctx.config);
   timings.fusion = round(performance.now() - t0);
   const semanticFound = results.some((r) => r.name === "semantic" && r.hits.length > 0) && ctx.config.weights.semantic > 0;
   return { files, timings, results, ...(semanticFound ? { semanticShare: round(semanticGate(results, ctx.config, ctx.task)) } : {}) };

@@ -37,6 +37,12 @@ export interface RankingConfig {
    * 0 turns the gate off (the weight always applies).
    */
   readonly semanticAgreement: number;
+  /**
+   * The release notes a fix most likely adds an entry to (those packs end with: `notesShare` of the
+   * newest commits change them, and their folder holds the best file) rank here at the latest,
+   * 1-based; 0 ranks them only by the signals.
+   */
+  readonly notesRank: number;
   readonly pack: PackConfig;
 }
 
@@ -122,6 +128,10 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   pathBoost: 2,
   neighbourSeeds: 5,
   semanticAgreement: 0.8,
+  // Free on the Python set at 4 and below (its fixes never touch notes); on the multi-language set
+  // R@5 +3.2, R@10 +5.0 macro, and R@3 +4.2 at 3, where Python lost 3 instances of R@3
+  // (bench/results-tune/lines.md).
+  notesRank: 5,
   pack: Object.freeze({
     encoding: "cl100k_base",
     maxFiles: 5,
@@ -129,7 +139,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     repeatDiscount: 0.8,
     outlineValue: 0.05,
     matchSharpness: 3,
-    importsValue: 0.05,
+    importsValue: 0.02,
     wholeFileLines: 120,
     // From the tuner's coverage sweep (bench/results-tune/coverage.md): higher values trade lines
     // for coverage (names taken before code), lower ones name fewer files.

@@ -73,6 +73,11 @@ export interface RankedFile {
   path: string;
   score: number;
   signals: Partial<Record<SignalName, SignalEvidence>>;
+  /**
+   * Set on the release notes a fix most likely adds an entry to (placed by the repository's habit,
+   * not by a signal: `RankingConfig.notesRank`): why. Packs show their head, not their code.
+   */
+  releaseNotes?: string;
 }
 
 /** Result of `Engine.rank`. */

@@ -37,25 +37,28 @@ export function rankCommand(io: CliIO) {
   };
 }
 
-/** The `--json` shape of a ranked file: `{ path, score, signals: { name: { rank, score } } }`. */
+/** The `--json` shape of a ranked file: `{ path, score, signals: { name: { rank, score } }, releaseNotes? }`. */
 function toJson(file: RankedFile) {
   return {
     path: file.path,
     score: Math.round(file.score * 1e6) / 1e6,
     signals: Object.fromEntries(Object.entries(file.signals).map(([name, s]) => [name, { rank: s.rank, score: s.score, evidence: s.evidence }])),
+    ...(file.releaseNotes === undefined ? {} : { releaseNotes: file.releaseNotes }),
   };
 }
 
-/** One line per file: rank, score, path, then each signal's rank and evidence. */
+/** One line per file: rank, score, path, then why the release notes are there and each signal's rank and evidence. */
 export function formatRanking(files: readonly RankedFile[]): string {
   if (files.length === 0) return "No file matched the task.\n";
   const width = String(files.length).length;
   return files
     .map((f, i) => {
-      const signals = Object.entries(f.signals)
-        .sort((a, b) => a[1].rank - b[1].rank)
-        .map(([name, s]) => `${name} #${s.rank}${s.evidence ? ` (${s.evidence})` : ""}`)
-        .join("\n" + " ".repeat(width + 12));
+      const signals = [
+        ...(f.releaseNotes === undefined ? [] : [f.releaseNotes]),
+        ...Object.entries(f.signals)
+          .sort((a, b) => a[1].rank - b[1].rank)
+          .map(([name, s]) => `${name} #${s.rank}${s.evidence ? ` (${s.evidence})` : ""}`),
+      ].join("\n" + " ".repeat(width + 12));
       return `${String(i + 1).padStart(width)}. ${f.score.toFixed(4)}  ${f.path}\n${" ".repeat(width + 12)}${signals}\n`;
     })
     .join("");

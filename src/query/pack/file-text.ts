@@ -17,35 +17,13 @@ export function fileText(path: string, language: Language | null, text: string):
   if (lines[lines.length - 1] === "") lines.pop();
   const tokenLines = new Map<string, number[]>();
   lines.forEach((line, i) => {
-    const add = (token: string): void => {
+    for (const token of tokenize(line)) {
       const list = tokenLines.get(token);
       if (!list) tokenLines.set(token, [i + 1]);
       else if (list[list.length - 1] !== i + 1) list.push(i + 1);
-    };
-    for (const token of tokenize(line)) add(token);
-    for (const token of camelSegments(line)) add(token);
+    }
   });
   return { path, language, lines, tokenLines };
-}
-
-/** An identifier. */
-const WORD = /[A-Za-z0-9_$]+/g;
-/** A segment in camel case: a lower-case letter before an upper-case one, or an acronym before a word. */
-const CAMEL = /[a-z][A-Z]|[A-Z]{2}[a-z]/;
-
-/**
- * The camel-case segments of snake-case identifiers, lower-cased: `_print_FourierSeries` holds
- * `fourierseries`, the name a task writes as `FourierSeries` (the tokenizer gives the identifier
- * whole and its words, not the segment). For matching a task's names to code while packing.
- */
-function camelSegments(line: string): string[] {
-  if (!line.includes("_")) return [];
-  const out: string[] = [];
-  for (const [word] of line.matchAll(WORD)) {
-    if (!word.includes("_")) continue;
-    for (const segment of word.split("_")) if (CAMEL.test(segment)) out.push(segment.toLowerCase());
-  }
-  return out;
 }
 
 /** Whether a sorted list of lines has one in [start, end]. */

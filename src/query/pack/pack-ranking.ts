@@ -6,8 +6,8 @@ import type { FileText } from "./file-text.js";
 import { pack } from "./pack.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
 import type { Candidate } from "./types.js";
+import { pickReleaseNotes, releaseNotesReason } from "../release-notes.js";
 import type { ReleaseNotesHabit } from "../../store/history-index.js";
-import { releaseNotesHome } from "../../core/languages.js";
 
 /** What packing reads about the ranked files. */
 export interface PackSource {
@@ -40,11 +40,14 @@ export function coverDepth(config: RankingConfig, budget: number): number {
 
 /**
  * The entries a pack at `budget` reads from a ranking, best first: code from the first
- * {@link packDepth} files, the best-matching definitions' names from the rest down to {@link coverDepth}.
+ * {@link packDepth} files, the best-matching definitions' names from the rest down to
+ * {@link coverDepth}; release notes the ranking placed are left to {@link withReleaseNotes}.
  */
 export function packEntries<F extends RankedFile>(ranked: readonly F[], budget: number, config: RankingConfig, entry: (file: F) => PackEntry): PackEntry[] {
   const depth = packDepth(config, budget);
-  return ranked.slice(0, coverDepth(config, budget)).map((file, i) => (i < depth ? entry(file) : { ...entry(file), coverOnly: true }));
+  // Release notes the ranking placed take no code file's place (withReleaseNotes shows their head).
+  const code = ranked.filter((file) => file.releaseNotes === undefined);
+  return code.slice(0, coverDepth(config, budget)).map((file, i) => (i < depth ? entry(file) : { ...entry(file), coverOnly: true }));
 }
 
 /** Packs the code of a ranking's best files into `budget` tokens; `extend` may add to the files packed (the other side of their API links). */
@@ -54,12 +57,10 @@ export function packRanking(ranked: readonly RankedFile[], budget: number, count
 }
 
 /**
- * The entries with the head of the release notes a fix here most likely adds an entry to: of the
- * best file's repository's notes that at least `notesShare` of its newest commits change and whose
- * folder holds the best file, those of the deepest folder (a module's own changelog before the
- * repository's; a sibling module's never), then the most often changed. Notes ranked among the
- * files are shown by their head instead (a long changelog's sections rarely win a place), unless
- * they are the best file (a task about the notes themselves).
+ * The entries with the head of the release notes a fix here most likely adds an entry to (of the
+ * best file's repository: {@link pickReleaseNotes}). Notes ranked among the files are shown by
+ * their head instead (a long changelog's sections rarely win a place), unless they are the best
+ * file (a task about the notes themselves).
  */
 export function withReleaseNotes(entries: readonly PackEntry[], config: RankingConfig): PackEntry[] {
   const notes = releaseNotesEntry(entries, config);
@@ -70,20 +71,9 @@ export function withReleaseNotes(entries: readonly PackEntry[], config: RankingC
 export function releaseNotesEntry(entries: readonly PackEntry[], config: RankingConfig): PackEntry | null {
   const best = entries[0];
   if (!best || !(config.pack.notesValue > 0)) return null;
-  // Each habit with how deep the folder it speaks for is, or -1 where that does not hold the best file.
-  const depthOf = (notes: ReleaseNotesHabit): number => {
-    const home = releaseNotesHome(notes.path);
-    if (home === "") return 0;
-    return best.file.path.startsWith(`${home}/`) ? home.split("/").length : -1;
-  };
-  const near = (best.source.releaseNotes ?? [])
-    .filter((n) => n.share >= config.pack.notesShare && n.path !== best.file.path)
-    .map((notes) => ({ notes, depth: depthOf(notes) }))
-    .filter((n) => n.depth >= 0);
-  const pick = near.reduce<(typeof near)[number] | null>((a, b) => (a === null || b.depth > a.depth || (b.depth === a.depth && b.notes.share > a.notes.share) ? b : a), null)?.notes;
+  const pick = pickReleaseNotes(best.file.path, best.source.releaseNotes ?? [], config.pack.notesShare);
   if (!pick) return null;
-  const note = `release notes: ${Math.round(100 * pick.share)}% of the newest ${pick.window} commits add to them`;
-  return { file: { path: pick.path, score: 0, signals: {} }, source: best.source, note, notes: true, ...(best.repo === undefined ? {} : { repo: best.repo }) };
+  return { file: { path: pick.path, score: 0, signals: {} }, source: best.source, note: releaseNotesReason(pick), notes: true, ...(best.repo === undefined ? {} : { repo: best.repo }) };
 }
 
 /** A ranked file to pack, with where its code is read from (its repository's pack source). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine.js";
 import { notesCandidate } from "../../../src/query/pack/candidates.js";
 import { fileText } from "../../../src/query/pack/file-text.js";
-import { releaseNotesEntry, withReleaseNotes, type PackEntry, type PackSource } from "../../../src/query/pack/pack-ranking.js";
+import { packEntries, releaseNotesEntry, withReleaseNotes, type PackEntry, type PackSource } from "../../../src/query/pack/pack-ranking.js";
 import { resolveRanking } from "../../../src/query/ranking-config.js";
 import { TempRepo } from "../../helpers/repo.js";
 
@@ -61,6 +61,12 @@ describe("the release notes a fix adds to, named after the code", () => {
     const named = [...entries(changes, "a.py"), { ...entries(changes, "CHANGES")[0]!, coverOnly: true }];
     expect(shape(withReleaseNotes(named, config))).toEqual([["a.py", false, false], ["CHANGES", false, true]]);
     expect(shape(withReleaseNotes(entries(changes, "a.py", "CHANGES", "b.py"), config))).toEqual([["a.py", false, false], ["b.py", false, false], ["CHANGES", false, true]]);
+  });
+
+  it("gives notes the ranking placed no code file's place", () => {
+    const ranked = ["a.py", "CHANGES", "b.py", "c.py", "d.py", "e.py", "f.py"].map((path) => ({ path, score: 1, signals: {}, ...(path === "CHANGES" ? { releaseNotes: "release notes" } : {}) }));
+    const picked = packEntries(ranked, 4000, resolveRanking({ pack: { maxFiles: 5, coverFiles: 6 } }), (file) => ({ file, source: source([]) }));
+    expect(picked.map((e) => [e.file.path, e.coverOnly ?? false])).toEqual([["a.py", false], ["b.py", false], ["c.py", false], ["d.py", false], ["e.py", false], ["f.py", true]]);
   });
 });
 
@@ -128,6 +134,19 @@ describe("release notes in a packed context (a real repository whose fixes add t
     expect(result.spans).toContainEqual({ path: "CHANGELOG.md", start: 1, end: 7, kind: "file-outline", symbol: null });
     expect(result.text).toContain("### CHANGELOG.md · lines 1-7 · release notes: 50% of the newest 20 commits add to them\n```markdown\n1|# Changelog");
     expect(result.tokens).toBeLessThanOrEqual(2000);
+  });
+
+  it("ranks the notes fifth at the latest, saying why, and packs their head, not their code", async () => {
+    const { files } = await engine.rank("cart total is wrong", { refresh: false });
+    expect(files[0]!.path).toBe("shop/cart.py");
+    const at = files.findIndex((f) => f.path === "CHANGELOG.md");
+    expect(at).toBeGreaterThanOrEqual(1);
+    expect(at).toBeLessThanOrEqual(4);
+    expect(files[at]!.releaseNotes).toBe("release notes: 50% of the newest 20 commits add to them");
+    const off = await engine.rank("cart total is wrong", { refresh: false, ranking: { notesRank: 0 } });
+    expect(off.files.some((f) => f.releaseNotes !== undefined)).toBe(false);
+    const result = await engine.context("cart total is wrong", { budget: 2000, refresh: false });
+    expect(result.spans.filter((s) => s.path === "CHANGELOG.md")).toEqual([{ path: "CHANGELOG.md", start: 1, end: 7, kind: "file-outline", symbol: null }]);
   });
 
   it("leaves the notes out where the code takes the whole budget", async () => {
