@@ -584,11 +584,14 @@ export class Engine {
   }
 }
 
-/** A ranking with the pinned files first, in their order, and the rest after them. */
+/**
+ * A ranking with the pinned files first, in their order, and the rest after them. A pinned file is
+ * packed as code, release notes the ranking placed (`releaseNotes`) included.
+ */
 function withPinned(ranked: RankedFile[], pinned: readonly PinnedFile[] | undefined): RankedFile[] {
   if (!pinned || pinned.length === 0) return ranked;
   const paths = new Set(pinned.map((p) => p.path));
-  const byPath = new Map(ranked.map((r) => [r.path, r]));
+  const byPath = new Map(ranked.map(({ releaseNotes: _placed, ...r }) => [r.path, r]));
   return [...[...paths].map((path) => byPath.get(path) ?? { path, score: 0, signals: {} }), ...ranked.filter((r) => !paths.has(r.path))];
 }
 

@@ -128,8 +128,8 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   pathBoost: 2,
   neighbourSeeds: 5,
   semanticAgreement: 0.8,
-  // Free on the Python set at 4 and below (its fixes never touch notes); on the multi-language set
-  // R@5 +3.2, R@10 +5.0 macro, and R@3 +4.2 at 3, where Python lost 3 instances of R@3
+  // At 4 or 5 free on the Python set (its fixes never touch notes) and on the multi-language set
+  // R@5 +3.2, R@10 +5.0 macro; at 2 or 3 also R@3 +4.2 there, but Python loses 3 instances of R@3
   // (bench/results-tune/lines.md).
   notesRank: 5,
   pack: Object.freeze({

@@ -136,7 +136,7 @@ describe("release notes in a packed context (a real repository whose fixes add t
     expect(result.tokens).toBeLessThanOrEqual(2000);
   });
 
-  it("ranks the notes fifth at the latest, saying why, and packs their head, not their code", async () => {
+  it("ranks the notes fifth at the latest, saying why, and packs their head, not their code, unless they are pinned", async () => {
     const { files } = await engine.rank("cart total is wrong", { refresh: false });
     expect(files[0]!.path).toBe("shop/cart.py");
     const at = files.findIndex((f) => f.path === "CHANGELOG.md");
@@ -147,6 +147,10 @@ describe("release notes in a packed context (a real repository whose fixes add t
     expect(off.files.some((f) => f.releaseNotes !== undefined)).toBe(false);
     const result = await engine.context("cart total is wrong", { budget: 2000, refresh: false });
     expect(result.spans.filter((s) => s.path === "CHANGELOG.md")).toEqual([{ path: "CHANGELOG.md", start: 1, end: 7, kind: "file-outline", symbol: null }]);
+    // Pinned, the notes are packed whole, first, as any pinned file.
+    const pinned = await engine.context("cart total is wrong", { budget: 2000, refresh: false, pinned: [{ path: "CHANGELOG.md" }] });
+    expect(pinned.files[0]).toBe("CHANGELOG.md");
+    expect(pinned.spans.filter((s) => s.path === "CHANGELOG.md")).toEqual([{ path: "CHANGELOG.md", start: 1, end: 50, kind: "file", symbol: null }]);
   });
 
   it("leaves the notes out where the code takes the whole budget", async () => {
