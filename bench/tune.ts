@@ -11,6 +11,8 @@
  *
  * The neighbour signals (co-change, call graph, declarations, changelog) were computed from the default fusion's top
  * files; re-fusing with other weights keeps those seeds (an approximation, stated in the output).
+ * The signal caches hold no release-notes habits: R@k here is the fused ranking's, without the
+ * notes the product places (`notesRank`); the packing phase places them, from the pack caches.
  *
  * With `--packs` (the benchmark's `packs/`: the packable files' texts and symbols), a second
  * phase tunes the packer — rank decay, outline value, match sharpness, files packed, repeat
@@ -36,6 +38,7 @@ import { gunzipSync } from "node:zlib";
 import { scoreContext } from "../src/bench/score.js";
 import type { PackCache, SignalCache } from "../src/bench/types.js";
 import { fuse } from "../src/query/fusion.js";
+import { withRankedNotes } from "../src/query/release-notes.js";
 import { fileText, type FileText } from "../src/query/pack/file-text.js";
 import { packRanking } from "../src/query/pack/pack-ranking.js";
 import { RECENT_COMMITS } from "../src/store/history-index.js";
@@ -240,9 +243,11 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     for (const p of packs) {
       const cache = signals.get(p.instance_id)!;
       const files = texts.get(p.instance_id)!;
-      const ranked = fuse(cache.results, config, cache);
       const focus = new Map(p.focus);
-      const source = { termWeights: new Map(p.termWeights), focus: (path: string) => focus.get(path) ?? [], text: (path: string): FileText | null => files.get(path)?.text ?? null, symbols: (path: string) => files.get(path)?.symbols, releaseNotes: p.releaseNotes?.map((n) => ({ ...n, window: n.window ?? RECENT_COMMITS })) }; // caches before the window's size: 300
+      const releaseNotes = p.releaseNotes?.map((n) => ({ ...n, window: n.window ?? RECENT_COMMITS })) ?? []; // caches before the window's size: 300
+      const source = { termWeights: new Map(p.termWeights), focus: (path: string) => focus.get(path) ?? [], text: (path: string): FileText | null => files.get(path)?.text ?? null, symbols: (path: string) => files.get(path)?.symbols, releaseNotes };
+      // Ranked as the product ranks: the release notes placed (the packer gives them no code file's place).
+      const ranked = withRankedNotes(fuse(cache.results, config, cache), releaseNotes, config);
       const row: number[] = [];
       const scores = await Promise.all(budgets.map(async (budget) => scoreContext((await packRanking(ranked, budget, counter, config, source)).spans, p.gold)));
       row.push(...scores.map((s) => (s.file ? 1 : 0)), ...scores.map((s) => (s.lines ? 1 : 0)));

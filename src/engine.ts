@@ -585,14 +585,18 @@ export class Engine {
 }
 
 /**
- * A ranking with the pinned files first, in their order, and the rest after them. A pinned file is
- * packed as code, release notes the ranking placed (`releaseNotes`) included.
+ * A ranking with the pinned files first, in their order, and the rest after them. A pinned file
+ * takes a code file's place, release notes the ranking placed (`releaseNotes`) too.
  */
 function withPinned(ranked: RankedFile[], pinned: readonly PinnedFile[] | undefined): RankedFile[] {
   if (!pinned || pinned.length === 0) return ranked;
   const paths = new Set(pinned.map((p) => p.path));
-  const byPath = new Map(ranked.map(({ releaseNotes: _placed, ...r }) => [r.path, r]));
-  return [...[...paths].map((path) => byPath.get(path) ?? { path, score: 0, signals: {} }), ...ranked.filter((r) => !paths.has(r.path))];
+  const byPath = new Map(ranked.map((r) => [r.path, r]));
+  const first = [...paths].map((path) => {
+    const { releaseNotes: _placed, ...file } = byPath.get(path) ?? { path, score: 0, signals: {} };
+    return file;
+  });
+  return [...first, ...ranked.filter((r) => !paths.has(r.path))];
 }
 
 /** Pack entries with the pinned files' lines to favour and why they are there. */

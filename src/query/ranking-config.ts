@@ -40,7 +40,7 @@ export interface RankingConfig {
   /**
    * The release notes a fix most likely adds an entry to (those packs end with: `notesShare` of the
    * newest commits change them, and their folder holds the best file) rank here at the latest,
-   * 1-based; 0 ranks them only by the signals.
+   * 1-based, 2 at the earliest; 0 ranks them only by the signals.
    */
   readonly notesRank: number;
   readonly pack: PackConfig;

@@ -28,19 +28,23 @@ export function releaseNotesReason(notes: ReleaseNotesHabit): string {
 
 /**
  * The ranking with the release notes a fix most likely adds to (see {@link pickReleaseNotes}, from
- * the best file) at rank `notesRank` at the latest: moved up there from below, or from outside the
- * ranking, with the score of the file they pass; left where they are when ranked higher. Either way
- * they are marked (`releaseNotes`), so packing shows their head instead of packing them as code.
+ * the best file: the notes packs end with) at rank `notesRank` (2 at the earliest) at the latest:
+ * moved up there from below, or from outside the ranking, with the score of the file they pass;
+ * left where they are when ranked higher. Either way they are marked (`releaseNotes`), so packing
+ * shows their head instead of packing them as code. Nothing moves while packs show no notes
+ * (`notesValue` 0).
  */
 export function withRankedNotes(files: readonly RankedFile[], habits: readonly ReleaseNotesHabit[], config: RankingConfig): RankedFile[] {
   const best = files[0];
-  const notes = best && config.notesRank > 0 ? pickReleaseNotes(best.path, habits, config.pack.notesShare) : null;
+  const on = config.notesRank > 0 && config.pack.notesValue > 0;
+  const notes = best && on ? pickReleaseNotes(best.path, habits, config.pack.notesShare) : null;
   if (!notes) return [...files];
+  const rank = Math.max(2, Math.floor(config.notesRank));
   const at = files.findIndex((f) => f.path === notes.path);
-  const placed = { ...(files[at] ?? { path: notes.path, signals: {} }), releaseNotes: releaseNotesReason(notes) };
-  if (at >= 0 && at < config.notesRank) return files.map((f, i) => (i === at ? { ...placed, score: f.score } : f));
+  const placed = { ...(files[at] ?? { path: notes.path, score: 0, signals: {} }), releaseNotes: releaseNotesReason(notes) };
+  if (at >= 0 && at < rank) return files.map((f, i) => (i === at ? placed : f));
+  // The rest holds the best file at least: the notes are never it.
   const rest = files.filter((_, i) => i !== at);
-  const index = Math.min(config.notesRank - 1, rest.length);
-  const score = rest[index]?.score ?? rest[rest.length - 1]?.score ?? 0;
-  return [...rest.slice(0, index), { ...placed, score }, ...rest.slice(index)];
+  const index = Math.min(rank - 1, rest.length);
+  return [...rest.slice(0, index), { ...placed, score: (rest[index] ?? rest[index - 1]!).score }, ...rest.slice(index)];
 }

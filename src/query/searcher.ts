@@ -132,7 +132,9 @@ export class Searcher {
   search(query: string, limit: number, options: RankOptions = {}): SearchHit[] {
     const weights = this.termWeights(query);
     const hits: SearchHit[] = [];
-    this.rank(query, options).files.slice(0, Math.max(20, limit)).forEach((file, i) => {
+    // Release notes only the ranking's placement put there did not match the query.
+    const matched = this.rank(query, options).files.filter((f) => f.releaseNotes === undefined || Object.keys(f.signals).length > 0);
+    matched.slice(0, Math.max(20, limit)).forEach((file, i) => {
       const signals = Object.keys(file.signals) as SignalName[];
       for (const s of this.#symbolsOf(file.path) ?? []) {
         const match = 2 * matchScore(s.qualifiedName, weights) + matchScore(`${s.signature} ${s.doc}`, weights);

@@ -12,6 +12,7 @@ export const EXACT_NAME_BOOST = 1.25;
  * weight / (k + rank) on the same scale in every repository; the merge keeps that scale, decays a
  * result from an expanded repository by {@link HOP_DECAY} per hop, and boosts a file where an
  * identifier of the task is defined. Ties go to the nearer repository, then the better own rank.
+ * Release notes stay placed for the best file's repository alone.
  */
 export function fuseRankings(rankings: ReadonlyArray<{ provenance: Provenance; files: readonly RankedFile[] }>): WorkspaceRankedFile[] {
   const fused: WorkspaceRankedFile[] = [];
@@ -22,7 +23,23 @@ export function fuseRankings(rankings: ReadonlyArray<{ provenance: Provenance; f
       fused.push({ ...file, ...provenance, repoRank: i + 1, score: file.score * decay * boost });
     });
   }
-  return fused.sort((a, b) => b.score - a.score || a.hops - b.hops || a.repoRank - b.repoRank || a.repo.localeCompare(b.repo) || a.path.localeCompare(b.path));
+  fused.sort((a, b) => b.score - a.score || a.hops - b.hops || a.repoRank - b.repoRank || a.repo.localeCompare(b.repo) || a.path.localeCompare(b.path));
+  return withOneRepositorysNotes(fused);
+}
+
+/**
+ * Each repository's ranking places its own release notes (`releaseNotes`); a fix adds to the notes
+ * of the repository it is in, so only the best file's repository's stay. Another's are dropped
+ * where only the placement put them, and kept as a plain ranked file where a signal found them.
+ */
+function withOneRepositorysNotes(files: WorkspaceRankedFile[]): WorkspaceRankedFile[] {
+  const repo = files[0]?.repo;
+  return files.flatMap((file) => {
+    if (file.releaseNotes === undefined || file.repo === repo) return [file];
+    if (Object.keys(file.signals).length === 0) return [];
+    const { releaseNotes: _placed, ...found } = file;
+    return [found];
+  });
 }
 
 /** Merges the repositories' symbol searches: scores decayed per hop as in {@link fuseRankings}. */

@@ -26,6 +26,17 @@ describe("the release notes a fix most likely adds to, in the ranking", () => {
     expect(shape(withRankedNotes(ranking("src/a.py"), habits, config))).toEqual(["src/a.py@10", "CHANGELOG.md*@10"]);
   });
 
+  it("moves notes just below notesRank up one place and leaves notes at notesRank where they are; notesRank 1 counts as 2", () => {
+    expect(shape(withRankedNotes(ranking("src/a.py", "src/b.py", "src/c.py", "CHANGELOG.md"), habits, config))).toEqual(["src/a.py@10", "src/b.py@9", "CHANGELOG.md*@8", "src/c.py@8"]);
+    expect(shape(withRankedNotes(ranking("src/a.py", "src/b.py", "CHANGELOG.md", "src/d.py"), habits, config))).toEqual(["src/a.py@10", "src/b.py@9", "CHANGELOG.md*@8", "src/d.py@7"]);
+    expect(shape(withRankedNotes(ranking("src/a.py", "src/b.py"), habits, resolveRanking({ notesRank: 1 })))).toEqual(["src/a.py@10", "CHANGELOG.md*@9", "src/b.py@9"]);
+  });
+
+  it("moves nothing while packs show no notes (notesValue 0)", () => {
+    const files = ranking("src/a.py", "src/b.py", "src/c.py", "src/d.py");
+    expect(withRankedNotes(files, habits, resolveRanking({ notesRank: 3, pack: { notesValue: 0 } }))).toEqual(files);
+  });
+
   it("leaves notes ranked higher where they are (marked), and the ranking alone without a habit, a ranking, or notesRank", () => {
     expect(shape(withRankedNotes(ranking("src/a.py", "CHANGELOG.md", "src/c.py"), habits, config))).toEqual(["src/a.py@10", "CHANGELOG.md*@9", "src/c.py@8"]);
     const files = ranking("src/a.py", "src/b.py", "src/c.py", "src/d.py");

@@ -50,4 +50,15 @@ describe("release notes in a workspace pack", () => {
     expect(packed.text).toContain("### billing: NEWS.md · lines 1-");
     expect(packed.text).toContain("release notes: 50% of the newest 20 commits add to them");
   });
+
+  it("ranks the notes of the best file's repository alone, though each repository places its own", async () => {
+    // A task both repositories rank files for: web's own ranking places its notes.
+    const task = "compute_invoice_total returns the wrong invoice total for the items of renderCart";
+    const own = await ws.rank(task, { repos: ["web"] });
+    expect(own.files.filter((f) => f.releaseNotes !== undefined).map((f) => f.path)).toEqual(["CHANGELOG.md"]);
+    const { files } = await ws.rank(task, { all: true });
+    expect(files[0]).toMatchObject({ repo: "billing", path: "billing/invoice.py" });
+    expect(files.filter((f) => f.releaseNotes !== undefined).map((f) => `${f.repo}: ${f.path}`)).toEqual(["billing: NEWS.md"]);
+    expect(files.some((f) => f.path === "CHANGELOG.md")).toBe(false);
+  });
 });
