@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import type { TempRepo } from "../helpers/repo.js";
+import { TempRepo } from "../helpers/repo.js";
 import { shopRepo } from "../helpers/shop.js";
 
 let repo: TempRepo;
@@ -90,5 +90,28 @@ describe("ctxsmith context / rank / search", () => {
     const noRepo = runCli(["rank", "cart", "--path", "/no/such/repo"]);
     expect(noRepo.status).toBe(1);
     expect(noRepo.stderr).toContain("No such directory");
+  });
+});
+
+describe("ctxsmith rank: the release notes a fix adds to", () => {
+  let notes: TempRepo;
+  beforeAll(() => {
+    notes = TempRepo.create({ "shop/cart.py": "def total(items):\n    return sum(items)\n", "CHANGELOG.md": "# Changelog\n" }, { git: true });
+    for (let i = 1; i <= 19; i++) {
+      notes.write({ "shop/cart.py": `def total(items):\n    return sum(items) + ${i}\n`, ...(i % 2 === 0 ? { "CHANGELOG.md": `# Changelog\n\n- fix ${i}\n` } : {}) });
+      notes.commitAll(`Update ${i}`);
+    }
+  });
+  afterAll(() => notes.dispose());
+
+  it("lists them with why, in text and as releaseNotes in --json", () => {
+    const json = runCli(["rank", "cart total is wrong", "--json", "--path", notes.root]);
+    expect(json.status).toBe(0);
+    const { files } = JSON.parse(json.stdout) as { files: Array<{ path: string; releaseNotes?: string }> };
+    expect(files[0]!.path).toBe("shop/cart.py");
+    expect(files[0]!.releaseNotes).toBeUndefined();
+    expect(files.find((f) => f.path === "CHANGELOG.md")?.releaseNotes).toBe("release notes: 50% of the newest 20 commits add to them");
+    const text = runCli(["rank", "cart total is wrong", "--path", notes.root]);
+    expect(text.stdout).toMatch(/\d\. \d\.\d{4} {2}CHANGELOG\.md\n {13}release notes: 50% of the newest 20 commits add to them\n/);
   });
 });
