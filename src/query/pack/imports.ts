@@ -1,7 +1,7 @@
 import type { Language } from "../../core/types.js";
 
 /** JavaScript and TypeScript: `import …` (not `import(…)`, `import.meta`), `export … from`, `require`. */
-const JS_IMPORT = /^\s*(?:import\b(?!\s*[(.])|export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*(?:as\s+\w+\s+)?from\b|(?:const|let|var)\s+[\w{}\s,:]+=\s*require\()/;
+const JS_IMPORT = /^\s*(?:import\b(?!\s*[(.])|export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*(?:as\s+\w+\s+)?from\b|(?:const|let|var)\s+(?:[\w$]+|\{[^}]*\})\s*=\s*require\()/;
 
 /**
  * The start of an import statement, per language (at any indentation). Block forms that open a
@@ -19,7 +19,7 @@ const IMPORT_START: Partial<Record<Language, RegExp>> = {
   rust: /^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:use\s|extern\s+crate\s|mod\s+\w+\s*;)/,
   c: /^\s*#\s*include\b/,
   cpp: /^\s*(?:#\s*include\b|import\s|using\s+namespace\s)/,
-  csharp: /^\s*(?:global\s+)?using\s+(?!var\b)[\w.=<>,\s]+;/,
+  csharp: /^\s*(?:global\s+)?using\s+(?!var\b)\w[\w.=<>,\s]*;/,
   ruby: /^\s*require(?:_relative)?\b/,
   php: /^(?:use\s+(?!\()|namespace\s+[\w\\]+\s*;|\s*(?:require|include)(?:_once)?\b)/,
   swift: /^\s*(?:@testable\s+)?import\s/,
