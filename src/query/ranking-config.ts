@@ -139,6 +139,8 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     repeatDiscount: 0.8,
     outlineValue: 0.05,
     matchSharpness: 3,
+    // From the import sweep on both tuning sets (bench/results-tune/lines.md): above 0.05 the
+    // import blocks crowd out code.
     importsValue: 0.02,
     wholeFileLines: 120,
     // From the tuner's coverage sweep (bench/results-tune/coverage.md): higher values trade lines
