@@ -54,7 +54,7 @@ describe("file coverage: files below the packed ones are named by their best def
   });
 
   it("at 4,000 tokens shows code of the top files and names the files down to coverFiles, never over budget", async () => {
-    const config = resolveRanking({ pack: { coverFiles: 15 } });
+    const config = resolveRanking({ pack: { maxFiles: 5, coverFiles: 15 } });
     expect(packDepth(config, 4000)).toBe(5);
     expect(coverDepth(config, 4000)).toBe(15);
     expect(coverDepth(config, 8000)).toBe(30);
@@ -73,7 +73,7 @@ describe("file coverage: files below the packed ones are named by their best def
   });
 
   it("with coverFiles at maxFiles, no file below the packed ones is named", async () => {
-    const packed = await packRanking(ranked, 4000, counter, resolveRanking({ pack: { coverFiles: 5 } }), source);
+    const packed = await packRanking(ranked, 4000, counter, resolveRanking({ pack: { maxFiles: 5, coverFiles: 5 } }), source);
     expect(packed.files.length).toBeLessThanOrEqual(5);
     expect(packed.tokens).toBeLessThanOrEqual(4000);
   });
