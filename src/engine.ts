@@ -18,6 +18,7 @@ import { attachNotes, type ContextWithNotes } from "./notes/attach.js";
 import { Notebook } from "./notes/notebook.js";
 import type { NoteView } from "./notes/types.js";
 import { resolveRanking, type RankingConfig, type RankingOverrides } from "./query/ranking-config.js";
+import { unplaced } from "./query/release-notes.js";
 import { describeFile, rerankFiles } from "./query/rerank.js";
 import { Searcher, type RankOptions } from "./query/searcher.js";
 import { embedTask, taskVector, type TaskEmbedding } from "./query/task-vector.js";
@@ -592,11 +593,7 @@ function withPinned(ranked: RankedFile[], pinned: readonly PinnedFile[] | undefi
   if (!pinned || pinned.length === 0) return ranked;
   const paths = new Set(pinned.map((p) => p.path));
   const byPath = new Map(ranked.map((r) => [r.path, r]));
-  const first = [...paths].map((path) => {
-    const { releaseNotes: _placed, ...file } = byPath.get(path) ?? { path, score: 0, signals: {} };
-    return file;
-  });
-  return [...first, ...ranked.filter((r) => !paths.has(r.path))];
+  return [...[...paths].map((path) => unplaced(byPath.get(path) ?? { path, score: 0, signals: {} })), ...ranked.filter((r) => !paths.has(r.path))];
 }
 
 /** Pack entries with the pinned files' lines to favour and why they are there. */

@@ -48,3 +48,14 @@ export function withRankedNotes(files: readonly RankedFile[], habits: readonly R
   const index = Math.min(rank - 1, rest.length);
   return [...rest.slice(0, index), { ...placed, score: (rest[index] ?? rest[index - 1]!).score }, ...rest.slice(index)];
 }
+
+/** Whether only the placement ranked `file`: release notes that no signal found. */
+export function placedOnly(file: RankedFile): boolean {
+  return file.releaseNotes !== undefined && Object.keys(file.signals).length === 0;
+}
+
+/** `file` without the placement's mark, as any ranked file. */
+export function unplaced<F extends RankedFile>(file: F): F {
+  const { releaseNotes: _placed, ...rest } = file;
+  return rest as F;
+}

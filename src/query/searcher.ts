@@ -12,6 +12,7 @@ import { packRanking, type PackEntry, type PackSource } from "./pack/pack-rankin
 import type { AsyncTokenCounter } from "../runtime/token-worker.js";
 import { PathIndex } from "../store/path-index.js";
 import { rankFiles } from "./ranker.js";
+import { placedOnly } from "./release-notes.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { SignalContext } from "./signals/context.js";
 import { parseTask } from "./task.js";
@@ -133,7 +134,7 @@ export class Searcher {
     const weights = this.termWeights(query);
     const hits: SearchHit[] = [];
     // Release notes only the ranking's placement put there did not match the query.
-    const matched = this.rank(query, options).files.filter((f) => f.releaseNotes === undefined || Object.keys(f.signals).length > 0);
+    const matched = this.rank(query, options).files.filter((f) => !placedOnly(f));
     matched.slice(0, Math.max(20, limit)).forEach((file, i) => {
       const signals = Object.keys(file.signals) as SignalName[];
       for (const s of this.#symbolsOf(file.path) ?? []) {

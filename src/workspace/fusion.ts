@@ -1,3 +1,4 @@
+import { placedOnly, unplaced } from "../query/release-notes.js";
 import type { RankedFile, SearchHit } from "../query/types.js";
 import type { Provenance, WorkspaceRankedFile, WorkspaceSearchHit } from "./types.js";
 
@@ -36,9 +37,7 @@ function withOneRepositorysNotes(files: WorkspaceRankedFile[]): WorkspaceRankedF
   const repo = files[0]?.repo;
   return files.flatMap((file) => {
     if (file.releaseNotes === undefined || file.repo === repo) return [file];
-    if (Object.keys(file.signals).length === 0) return [];
-    const { releaseNotes: _placed, ...found } = file;
-    return [found];
+    return placedOnly(file) ? [] : [unplaced(file)];
   });
 }
 
