@@ -1,6 +1,4 @@
-#!/usr/bin/env node
 import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
 import { ContextSmithError } from "../core/errors.js";
 import { VERSION } from "../core/version.js";
 import { apiCommand } from "./commands/api-command.js";
@@ -113,4 +111,3 @@ function stdinDashes(argv: string[]): string[] {
   return out;
 }
 
-process.exitCode = await main(hideBin(process.argv));

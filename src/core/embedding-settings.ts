@@ -1,5 +1,4 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { cacheRoot } from "./cache-dir.js";
 import { ContextSmithError } from "./errors.js";
 
 /**
@@ -81,7 +80,7 @@ export function resolveEmbeddingSettings(overrides: Partial<EmbeddingSettings> =
   const remote = provider === "local" || provider === "none" ? null : PROVIDER_DEFAULTS[provider];
   const model = overrides.model ?? nonEmpty(env.CTXSMITH_EMBED_MODEL) ?? (remote ? remote.model ?? "" : DEFAULT_EMBED_MODEL);
   if (model === "") throw new ContextSmithError("INVALID_ARGUMENT", `Set CTXSMITH_EMBED_MODEL to the ${provider} model to use (e.g. nomic-embed-text).`);
-  const cacheDir = overrides.cacheDir ?? resolve(nonEmpty(env.CTXSMITH_CACHE_DIR) ?? join(nonEmpty(env.XDG_CACHE_HOME) ?? join(homedir(), ".cache"), "contextsmith"));
+  const cacheDir = overrides.cacheDir ?? cacheRoot(env);
   const endpoint = overrides.endpoint ?? nonEmpty(env.CTXSMITH_EMBED_URL) ?? remote?.endpoint ?? null;
   const apiKey = overrides.apiKey ?? [env.CTXSMITH_EMBED_API_KEY, ...(remote?.keyVariables.map((name) => env[name]) ?? [])].map(nonEmpty).find((key) => key !== undefined) ?? null;
   return Object.freeze({

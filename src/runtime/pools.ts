@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { Piscina } from "piscina";
 import type { KeepAlive } from "../core/embedding-settings.js";
 import { UNTRIMMED_HEAP, type NativeHeap } from "./native-heap.js";
@@ -5,11 +6,13 @@ import { REAL_TIMERS, Resident, type Timers } from "./resident.js";
 import { workerFile } from "./worker-file.js";
 
 /**
- * A pool of `threads` workers running `workers/<name>.js`. piscina is imported on first use:
- * a run with nothing to parse never loads it.
+ * A pool of `threads` workers running `workers/<name>.js`. piscina is loaded on first use: a run
+ * with nothing to parse never loads it. It is required rather than imported, as every package
+ * loaded lazily is: the CLI's bundle runs from V8's code cache (`cli/code-cache.ts`), where a
+ * dynamic `import()` has no loader.
  */
 export async function createPool(name: "parse" | "git-log" | "embed", threads: number): Promise<Piscina> {
-  const { Piscina } = await import("piscina");
+  const { Piscina } = createRequire(import.meta.url)("piscina") as typeof import("piscina");
   return new Piscina({
     filename: workerFile(name),
     minThreads: threads,

@@ -95,8 +95,8 @@ function rangeScorer(file: PackFile, terms: TermWeights): (start: number, end: n
   // The task's terms in this file, with the lines they are on.
   const present: Array<[number, readonly number[]]> = [];
   for (const [term, w] of terms) {
-    const lines = file.tokenLines.get(term);
-    if (lines) present.push([w, lines]);
+    const lines = file.linesOf(term);
+    if (lines.length > 0) present.push([w, lines]);
   }
   return (start, end) => present.reduce((sum, [w, lines]) => (hasLineIn(lines, start, end) ? sum + w : sum), 0);
 }

@@ -1,29 +1,95 @@
 import { tokenize } from "../../core/tokenize.js";
 import type { Language } from "../../core/types.js";
 
-/** A file's text as packing reads it: its lines, and on which lines each token occurs. */
+/** A file's text as packing reads it: its lines, and on which lines a token occurs. */
 export interface FileText {
   path: string;
   language: Language | null;
   /** The file's lines, without line ends. */
   lines: string[];
-  /** Token -> the 1-based lines it occurs on, ascending. */
-  tokenLines: ReadonlyMap<string, readonly number[]>;
+  /** The 1-based lines `token` (a {@link tokenize} token) occurs on, ascending; empty when none. */
+  linesOf(token: string): readonly number[];
 }
 
-/** Splits and tokenizes a file once; every body of it is then scored without re-reading it. */
+const NONE: readonly number[] = Object.freeze([]);
+
+/**
+ * Splits a file into lines. Which lines hold a token is found when a task first asks for it: the
+ * token is looked up as a substring of the lower-cased text, and each occurrence is confirmed as a
+ * token of its word (`det` is in `determinant` but is not one of its tokens; it is one of
+ * `computeDet`'s). A task asks for tens of terms and most of a long file holds none of them, so
+ * this costs a fraction of tokenizing every line; each answer is kept for the next task (a warm
+ * process packs the same files many times).
+ */
 export function fileText(path: string, language: Language | null, text: string): FileText {
   const lines = text.split(/\r?\n/);
   if (lines[lines.length - 1] === "") lines.pop();
-  const tokenLines = new Map<string, number[]>();
-  lines.forEach((line, i) => {
-    for (const token of tokenize(line)) {
-      const list = tokenLines.get(token);
-      if (!list) tokenLines.set(token, [i + 1]);
-      else if (list[list.length - 1] !== i + 1) list.push(i + 1);
+  let lower: string | undefined;
+  let breaks: number[] | undefined;
+  // In ASCII text lower-casing maps character to character, so an occurrence's word is read at the
+  // same offsets of the lower-cased text; elsewhere its line is tokenized.
+  let ascii: boolean | undefined;
+  const lineTokens = new Map<number, ReadonlySet<string>>();
+  const answers = new Map<string, readonly number[]>();
+  const isToken = (token: string, at: number, line: number): boolean => {
+    if (ascii) {
+      let start = at;
+      while (start > 0 && isWordChar(lower!.charCodeAt(start - 1))) start--;
+      let end = at + token.length;
+      while (end < lower!.length && isWordChar(lower!.charCodeAt(end))) end++;
+      // The whole word is its own token (lower-cased); a part of it needs its casing split.
+      if (start === at && end === at + token.length) return true;
+      return tokenize(text.slice(start, end)).includes(token);
     }
-  });
-  return { path, language, lines, tokenLines };
+    let tokens = lineTokens.get(line);
+    if (!tokens) lineTokens.set(line, (tokens = new Set(tokenize(lines[line - 1]!))));
+    return tokens.has(token);
+  };
+  const linesOf = (token: string): readonly number[] => {
+    const known = answers.get(token);
+    if (known) return known;
+    // Lower-casing keeps every line break, so lines are counted in the lower-cased text itself
+    // (a few characters change length when lower-cased).
+    lower ??= text.toLowerCase();
+    breaks ??= newlines(lower);
+    ascii ??= !NON_ASCII.test(text);
+    const found: number[] = [];
+    for (let at = token === "" ? -1 : lower.indexOf(token); at >= 0; at = lower.indexOf(token, at + 1)) {
+      const line = lineAt(breaks, at);
+      if (line > lines.length || found[found.length - 1] === line) continue;
+      if (isToken(token, at, line)) found.push(line);
+    }
+    const answer = found.length > 0 ? found : NONE;
+    answers.set(token, answer);
+    return answer;
+  };
+  return { path, language, lines, linesOf };
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** `[A-Za-z0-9_$]`: the characters of a tokenizer's word. */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
+
+/** Offsets of the line feeds of `text`. */
+function newlines(text: string): number[] {
+  const out: number[] = [];
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) out.push(at);
+  return out;
+}
+
+/** The 1-based line of offset `at`, given the offsets of the line feeds. */
+function lineAt(breaks: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = breaks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
 }
 
 /** Whether a sorted list of lines has one in [start, end]. */

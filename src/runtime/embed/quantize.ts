@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { onnx as Onnx } from "onnx-proto";
 import { ContextSmithError } from "../../core/errors.js";
@@ -19,7 +20,8 @@ type Proto = typeof Onnx;
  * Writes `target` (through a temporary file); `source` is not changed.
  */
 export async function quantizeModel(source: string, target: string): Promise<{ quantized: number }> {
-  const { onnx } = (await import("onnx-proto")).default;
+  // Required, not imported: see createPool (runtime/pools.ts).
+  const { onnx } = createRequire(import.meta.url)("onnx-proto") as typeof import("onnx-proto");
   let model: Onnx.ModelProto;
   try {
     model = onnx.ModelProto.decode(readFileSync(source));

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+import { fileURLToPath } from "node:url";
+import { cacheRoot } from "../core/cache-dir.js";
+import { runBundle } from "./code-cache.js";
+
+/**
+ * `ctxsmith`, the installed command (`dist/ctxsmith.js`): runs the CLI's bundle beside it
+ * (`dist/ctxsmith-cli.cjs`) from V8's code cache in `<cache>/v8/` (see `cli/code-cache.ts`);
+ * `CTXSMITH_NO_CODE_CACHE=1` compiles it afresh every time and keeps no cache.
+ */
+function cacheDir(): string | null {
+  if (/^(1|true|yes|on)$/i.test(process.env.CTXSMITH_NO_CODE_CACHE?.trim() ?? "")) return null;
+  try {
+    return cacheRoot();
+  } catch {
+    // No home folder to find a cache in.
+    return null;
+  }
+}
+
+runBundle(fileURLToPath(new URL("./ctxsmith-cli.cjs", import.meta.url)), cacheDir());

@@ -1,0 +1,11 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/**
+ * The folder of what ContextSmith caches for a user (models, compiled code):
+ * `CTXSMITH_CACHE_DIR`, else `$XDG_CACHE_HOME/contextsmith`, else `~/.cache/contextsmith`.
+ */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const set = (value: string | undefined): string | undefined => (value !== undefined && value.trim() !== "" ? value.trim() : undefined);
+  return resolve(set(env.CTXSMITH_CACHE_DIR) ?? join(set(env.XDG_CACHE_HOME) ?? join(homedir(), ".cache"), "contextsmith"));
+}

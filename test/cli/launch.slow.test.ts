@@ -1,0 +1,50 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { TempRepo } from "../helpers/repo.js";
+
+describe("ctxsmith (the installed command) and V8's code cache", () => {
+  let repo: TempRepo | undefined;
+  let cache: string | undefined;
+  afterEach(() => {
+    repo?.dispose();
+    if (cache) rmSync(cache, { recursive: true, force: true });
+  });
+
+  it("writes the cache on its first run and answers the same from it; CTXSMITH_NO_CODE_CACHE=1 keeps none", () => {
+    repo = TempRepo.create({ "billing/charge.py": "def charge_card(card, amount):\n    return card.charge(amount)\n", "README.md": "# Shop\n" }, { git: true });
+    cache = mkdtempSync(join(tmpdir(), "ctxsmith-launch-"));
+    const env = { CTXSMITH_CACHE_DIR: cache };
+    const index = runCli(["index", repo.root], { env });
+    expect(index.status, index.stderr).toBe(0);
+    // Indexing turns on --expose-gc: V8 would refuse a cache stamped with that flag, so none is written.
+    expect(existsSync(join(cache, "v8")) ? readdirSync(join(cache, "v8")) : []).toEqual([]);
+
+    const first = runCli(["context", "charge the card", "--path", repo.root, "--json"], { env });
+    expect(first.status, first.stderr).toBe(0);
+    const written = readdirSync(join(cache, "v8"));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^ctxsmith-cli\.cjs-[0-9a-f]{24}\.bin$/);
+    const mtime = statSync(join(cache, "v8", written[0]!)).mtimeMs;
+
+    const second = runCli(["context", "charge the card", "--path", repo.root, "--json"], { env });
+    const reindex = runCli(["index", repo.root], { env });
+    expect(reindex.status, reindex.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(JSON.parse(first.stdout).files).toContain("billing/charge.py");
+    // Runs from the cache leave it as it is.
+    expect(readdirSync(join(cache, "v8"))).toEqual(written);
+    expect(statSync(join(cache, "v8", written[0]!)).mtimeMs).toBe(mtime);
+
+    const off = mkdtempSync(join(tmpdir(), "ctxsmith-launch-off-"));
+    try {
+      const plain = runCli(["context", "charge the card", "--path", repo.root, "--json"], { env: { CTXSMITH_CACHE_DIR: off, CTXSMITH_NO_CODE_CACHE: "1" } });
+      expect(plain.stdout).toBe(first.stdout);
+      expect(existsSync(join(off, "v8"))).toBe(false);
+    } finally {
+      rmSync(off, { recursive: true, force: true });
+    }
+  });
+});
