@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
+import { readCacheFile, writeCacheFile } from "../core/cache-file.js";
 
 /** How a run used the code cache: its bytecode came from the cache, was compiled afresh (none yet, or V8 refused it), or no cache is kept. */
 export type CodeCacheUse = "hit" | "miss" | "rejected" | "off";
@@ -26,14 +27,7 @@ export type CodeCacheUse = "hit" | "miss" | "rejected" | "off";
 export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
   const source = readFileSync(file, "utf8");
   const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${basename(file)}-${cacheKey(source)}.bin`);
-  let cachedData: Buffer | undefined;
-  if (cachePath !== null) {
-    try {
-      cachedData = readFileSync(cachePath);
-    } catch {
-      // None yet (or unreadable): compiled afresh below.
-    }
-  }
+  const cachedData = cachePath === null ? undefined : readCacheFile(cachePath);
   // The wrapper Node puts around a CommonJS module; the line break ends a last line that is a comment.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const use: CodeCacheUse = cachePath === null ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
@@ -43,7 +37,7 @@ export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
   const tag = cachedDataVersionTag();
   if (cachePath !== null && use !== "hit") {
     process.once("beforeExit", () => {
-      if (cachedDataVersionTag() === tag) save(cachePath, `${basename(file)}-`, script);
+      if (cachedDataVersionTag() === tag) writeCacheFile(cachePath, script.createCachedData(), `${basename(file)}-`);
     });
   }
   const module = { exports: {} as unknown, filename: file, id: ".", loaded: false };
@@ -53,25 +47,4 @@ export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
 
 function cacheKey(source: string): string {
   return createHash("sha256").update(source).update(`\0${process.version}\0${process.platform}\0${process.arch}`).digest("hex").slice(0, 24);
-}
-
-/** Writes the cache, and removes the caches of other builds of the bundle (named with `prefix`). */
-function save(cachePath: string, prefix: string, script: Script): void {
-  const folder = dirname(cachePath);
-  const temporary = `${cachePath}.${process.pid}.tmp`;
-  try {
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(temporary, script.createCachedData());
-    renameSync(temporary, cachePath);
-    for (const name of readdirSync(folder)) {
-      if (name.startsWith(prefix) && name.endsWith(".bin") && join(folder, name) !== cachePath) rmSync(join(folder, name), { force: true });
-    }
-  } catch {
-    // A read-only or full cache folder: the next run compiles afresh, as this one did.
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // Nothing was written.
-    }
-  }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
-import { cacheRoot } from "../core/cache-dir.js";
+import { userCacheDir } from "../core/cache-dir.js";
 import { runBundle } from "./code-cache.js";
 
 /**
@@ -9,13 +9,7 @@ import { runBundle } from "./code-cache.js";
  * `CTXSMITH_NO_CODE_CACHE=1` compiles it afresh every time and keeps no cache.
  */
 function cacheDir(): string | null {
-  if (/^(1|true|yes|on)$/i.test(process.env.CTXSMITH_NO_CODE_CACHE?.trim() ?? "")) return null;
-  try {
-    return cacheRoot();
-  } catch {
-    // No home folder to find a cache in.
-    return null;
-  }
+  return /^(1|true|yes|on)$/i.test(process.env.CTXSMITH_NO_CODE_CACHE?.trim() ?? "") ? null : userCacheDir();
 }
 
 runBundle(fileURLToPath(new URL("./ctxsmith-cli.cjs", import.meta.url)), cacheDir());

@@ -9,3 +9,12 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   const set = (value: string | undefined): string | undefined => (value !== undefined && value.trim() !== "" ? value.trim() : undefined);
   return resolve(set(env.CTXSMITH_CACHE_DIR) ?? join(set(env.XDG_CACHE_HOME) ?? join(homedir(), ".cache"), "contextsmith"));
 }
+
+/** {@link cacheRoot}, or null where there is no home folder to find it in. */
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  try {
+    return cacheRoot(env);
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,16 @@
 /** Human formatting helpers for CLI output. */
 
+/**
+ * A count with thousands separators, as `toLocaleString("en-US")` writes it. Whole numbers are
+ * grouped here: the first `toLocaleString` of a process loads ICU's number formats (about 11 ms,
+ * a twentieth of a one-shot command).
+ */
 export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
 }
 
 export function formatBytes(n: number): string {

@@ -1,3 +1,4 @@
+import { formatCount } from "../core/format.js";
 import { describeTarget } from "../notes/format.js";
 import type { ReviewReport, ReviewSymbol } from "./types.js";
 
@@ -73,7 +74,7 @@ export function formatReview(report: ReviewReport): string {
   folds.push({ summary: `Files (${report.files.length})`, body: fileTable(report) });
   if (report.context) {
     const c = report.context;
-    folds.push({ summary: `What to read for this change: ${plural(c.files.length, "file")}, ${c.tokens.toLocaleString("en-US")} tokens of ${c.budget.toLocaleString("en-US")}`, body: safeContext(c.text) });
+    folds.push({ summary: `What to read for this change: ${plural(c.files.length, "file")}, ${formatCount(c.tokens)} tokens of ${formatCount(c.budget)}`, body: safeContext(c.text) });
   }
   return finish(out, folds, report);
 }
@@ -194,5 +195,5 @@ function short(commit: string): string {
 }
 
 function plural(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -1,5 +1,6 @@
 import type { EmbeddingSettings, KeepAlive } from "../core/embedding-settings.js";
 import type { DownloadProgress, Reranker } from "./embed/types.js";
+import { userCacheDir } from "../core/cache-dir.js";
 import { ContextSmithError } from "../core/errors.js";
 import { createEmbedder, createReranker } from "./embed/factory.js";
 import { TrackedEmbedder, TrackedReranker } from "./embed/tracked.js";
@@ -20,6 +21,12 @@ export interface RuntimeOptions {
    * as a one-shot command wants). Models keep their own `CTXSMITH_KEEP_ALIVE`.
    */
   keepAlive?: KeepAlive;
+  /**
+   * Where what only makes the process faster is kept between processes (the token counters'
+   * tables); default `CTXSMITH_CACHE_DIR` or the user's cache folder (see `core/cache-dir.ts`),
+   * null for nowhere.
+   */
+  cacheDir?: string | null;
 }
 
 /** A model of the runtime, as `models status` shows it. */
@@ -50,9 +57,11 @@ export class Runtime {
   readonly #embedders = new Map<string, { settings: EmbeddingSettings; embedder: TrackedEmbedder } | null>();
   readonly #rerankers = new Map<string, { settings: EmbeddingSettings; reranker: TrackedReranker }>();
   readonly #downloads = new Set<(progress: DownloadProgress) => void>();
+  readonly #cacheDir: string | null;
 
   constructor(options: RuntimeOptions = {}) {
     const keepAlive = options.keepAlive ?? 0;
+    this.#cacheDir = options.cacheDir === undefined ? userCacheDir() : options.cacheDir;
     this.parsePools = new ParsePools(keepAlive, processHeap());
     this.indexThread = options.indexThread ? new IndexThread(keepAlive) : null;
   }
@@ -60,7 +69,7 @@ export class Runtime {
   /** The token counter of `encoding`, shared (its encoder loads once, in its own thread). */
   tokenCounter(encoding: string): AsyncTokenCounter {
     let counter = this.#counters.get(encoding);
-    if (!counter) this.#counters.set(encoding, (counter = new TokenWorker(encoding)));
+    if (!counter) this.#counters.set(encoding, (counter = new TokenWorker(encoding, this.#cacheDir)));
     return counter;
   }
 
@@ -136,3 +145,4 @@ export class Runtime {
     ]);
   }
 }
+

@@ -9,6 +9,12 @@ export interface TokenRequest {
   texts: string[];
 }
 
+/** What the worker is started with. */
+export interface TokenWorkerData {
+  /** Where the counter's tables are kept between processes (see `tokenCounter`); null: nowhere. */
+  cacheDir: string | null;
+}
+
 /** Its answer: one count per text, or the error. */
 export type TokenResponse = { id: number; counts: number[] } | { id: number; error: { code: string; message: string } };
 
@@ -35,7 +41,10 @@ export class TokenWorker implements AsyncTokenCounter {
   #nextId = 0;
   #closed = false;
 
-  constructor(readonly encoding: string) {
+  constructor(
+    readonly encoding: string,
+    private readonly cacheDir: string | null = null,
+  ) {
     // Load the encoder now; an unknown encoding fails the first real count.
     this.#request([]).catch(() => undefined);
   }
@@ -60,7 +69,7 @@ export class TokenWorker implements AsyncTokenCounter {
   }
 
   #spawn(): Worker {
-    const worker = new Worker(workerFile("tokens"));
+    const worker = new Worker(workerFile("tokens"), { workerData: { cacheDir: this.cacheDir } satisfies TokenWorkerData });
     worker.on("message", (response: TokenResponse) => {
       const pending = this.#pending.get(response.id);
       if (!pending) return;

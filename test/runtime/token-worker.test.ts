@@ -1,4 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { Runtime } from "../../src/runtime/runtime.js";
 import { TokenWorker } from "../../src/runtime/token-worker.js";
 
 describe("TokenWorker", () => {
@@ -24,5 +28,24 @@ describe("TokenWorker", () => {
     await counter.close();
     await inFlight;
     await expect(counter.count("after")).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  it("keeps the counter's tables in the runtime's cache folder, and in none when it has none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxsmith-token-cache-"));
+    const cached = new Runtime({ cacheDir: dir });
+    const none = new Runtime({ cacheDir: null });
+    try {
+      expect(await cached.tokenCounter("cl100k_base").count("hello world")).toBe(2);
+      expect(readdirSync(join(dir, "bpe"))).toEqual([expect.stringMatching(/^cl100k_base-.*\.bin$/)]);
+      // A second process's runtime loads them: the same counts.
+      const again = new Runtime({ cacheDir: dir });
+      expect(await again.tokenCounter("cl100k_base").count("hello again, world")).toBe(4);
+      await again.close();
+      expect(await none.tokenCounter("cl100k_base").count("hello world")).toBe(2);
+    } finally {
+      await cached.close();
+      await none.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { readCacheFile, writeCacheFile } from "../../core/cache-file.js";
 import { ContextSmithError } from "../../core/errors.js";
 import { BpeCounter, type RankFile } from "./bpe.js";
 
@@ -17,24 +19,41 @@ const require = createRequire(import.meta.url);
 const ENCODINGS: ReadonlySet<string> = new Set(["cl100k_base", "o200k_base", "p50k_base", "p50k_edit", "r50k_base", "gpt2"]);
 
 /**
- * The counter of `encoding`: {@link BpeCounter} over tiktoken's rank file (ready in tens of
- * milliseconds, the same counts), or tiktoken's WebAssembly encoder when the file or its pattern
- * is beyond it.
+ * The counter of `encoding`: {@link BpeCounter} over tiktoken's rank file (the same counts), or
+ * tiktoken's WebAssembly encoder when the file or its pattern is beyond it. The rank file takes
+ * tens of milliseconds to read; with `cacheDir`, the tables read from it are kept in
+ * `<cacheDir>/bpe/` and load in a few the next time (the token thread of a one-shot `ctxsmith
+ * context` was the last to be ready).
  */
-export function tokenCounter(encoding: string): TokenCounter {
-  const bpe = ENCODINGS.has(encoding) ? bpeCounter(encoding) : null;
+export function tokenCounter(encoding: string, cacheDir: string | null = null): TokenCounter {
+  const bpe = ENCODINGS.has(encoding) ? bpeCounter(encoding, cacheDir) : null;
   return bpe ? { encoding, count: (text) => bpe.count(text), free: () => undefined } : tiktokenCounter(encoding);
 }
 
 /** Null when the rank file cannot be read (a trimmed install) or the counter declines it. */
-function bpeCounter(encoding: string): BpeCounter | null {
-  let file: RankFile;
+function bpeCounter(encoding: string, cacheDir: string | null): BpeCounter | null {
+  let path: string;
+  let cachePath: string | null = null;
   try {
-    file = JSON.parse(readFileSync(require.resolve(`tiktoken/encoders/${encoding}.json`), "utf8")) as RankFile;
+    path = require.resolve(`tiktoken/encoders/${encoding}.json`);
+    // Named by the rank file's identity: a reinstalled or upgraded tiktoken is another file.
+    const { size, ino, mtimeMs, ctimeMs } = statSync(path);
+    if (cacheDir !== null) cachePath = join(cacheDir, "bpe", `${encoding}-${size}-${ino}-${Math.round(mtimeMs)}-${Math.round(ctimeMs)}.bin`);
   } catch {
     return null;
   }
-  return BpeCounter.from(file);
+  const saved = cachePath === null ? undefined : readCacheFile(cachePath);
+  const loaded = saved && BpeCounter.load(saved);
+  if (loaded) return loaded;
+  let file: RankFile;
+  try {
+    file = JSON.parse(readFileSync(path, "utf8")) as RankFile;
+  } catch {
+    return null;
+  }
+  const counter = BpeCounter.from(file);
+  if (counter && cachePath !== null) writeCacheFile(cachePath, counter.save(), `${encoding}-`);
+  return counter;
 }
 
 /**

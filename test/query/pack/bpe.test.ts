@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,6 +59,56 @@ describe("BpeCounter", () => {
       expect(ours.reduce((a, b) => a + b, 0)).toBeGreaterThan(10_000);
     } finally {
       reference.free();
+    }
+  });
+
+  it("saves its tables and loads them back counting the same; refuses bytes that are not a whole saved counter", () => {
+    const file = JSON.parse(readFileSync(require.resolve("tiktoken/encoders/o200k_base.json"), "utf8")) as RankFile;
+    const bpe = BpeCounter.from(file);
+    if (!bpe) return; // a JavaScript whose Unicode tables were never compared: tiktoken counts (above)
+    const saved = bpe.save();
+    const loaded = BpeCounter.load(saved);
+    expect(loaded).not.toBeNull();
+    expect(texts.map((t) => loaded!.count(t))).toEqual(texts.map((t) => bpe.count(t)));
+
+    expect(BpeCounter.load(Buffer.from("not a counter"))).toBeNull();
+    expect(BpeCounter.load(saved.subarray(0, saved.length >> 1))).toBeNull();
+    expect(BpeCounter.load(new Uint8Array(0))).toBeNull();
+    // Bytes changed on disk (in the middle of the tables): the checksum refuses them.
+    const damaged = Buffer.from(saved);
+    for (let i = damaged.length >> 1; i < (damaged.length >> 1) + 4096; i++) damaged[i] = damaged[i]! ^ 0x55;
+    expect(BpeCounter.load(damaged)).toBeNull();
+  });
+
+  it("keeps its tables in the cache folder: loaded from there the next time, rebuilt past a damaged or unwritable one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxsmith-bpe-"));
+    const sample = texts.slice(0, 20);
+    const expected = sample.map((t) => tokenCounter("cl100k_base").count(t));
+    try {
+      const first = tokenCounter("cl100k_base", dir);
+      expect(sample.map((t) => first.count(t))).toEqual(expected);
+      const saved = readdirSync(join(dir, "bpe"));
+      expect(saved).toHaveLength(1);
+      expect(saved[0]).toMatch(/^cl100k_base-\d+-\d+-\d+-\d+\.bin$/);
+      const path = join(dir, "bpe", saved[0]!);
+      const written = statSync(path).mtimeMs;
+      expect(sample.map((t) => tokenCounter("cl100k_base", dir).count(t))).toEqual(expected);
+      expect(statSync(path).mtimeMs).toBe(written);
+
+      writeFileSync(path, "damaged");
+      expect(sample.map((t) => tokenCounter("cl100k_base", dir).count(t))).toEqual(expected);
+      expect(readFileSync(path).length).toBeGreaterThan(1000);
+
+      const blocked = join(dir, "blocked");
+      writeFileSync(blocked, "a file where the folder would be");
+      expect(sample.map((t) => tokenCounter("cl100k_base", blocked).count(t))).toEqual(expected);
+      const readOnly = join(dir, "read-only");
+      mkdirSync(join(readOnly, "bpe"), { recursive: true });
+      chmodSync(join(readOnly, "bpe"), 0o555);
+      expect(sample.map((t) => tokenCounter("cl100k_base", readOnly).count(t))).toEqual(expected);
+    } finally {
+      chmodSync(join(dir, "read-only", "bpe"), 0o755);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
