@@ -82,24 +82,23 @@ function newlines(text: string): number[] {
 
 /** The 1-based line of offset `at`, given the offsets of the line feeds. */
 function lineAt(breaks: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = breaks.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (breaks[mid]! < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo + 1;
+  return lowerBound(breaks, at) + 1;
 }
 
 /** Whether a sorted list of lines has one in [start, end]. */
 export function hasLineIn(lines: readonly number[], start: number, end: number): boolean {
+  const i = lowerBound(lines, start);
+  return i < lines.length && lines[i]! <= end;
+}
+
+/** How many of the ascending `values` are below `value`. */
+function lowerBound(values: readonly number[], value: number): number {
   let lo = 0;
-  let hi = lines.length;
+  let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (lines[mid]! < start) lo = mid + 1;
+    if (values[mid]! < value) lo = mid + 1;
     else hi = mid;
   }
-  return lo < lines.length && lines[lo]! <= end;
+  return lo;
 }
