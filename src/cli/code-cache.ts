@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
-import { readCacheFile, writeCacheFile } from "../core/cache-file.js";
+import { pathKey, readCacheFile, writeCacheFile } from "../core/cache-file.js";
 
 /** How a run used the code cache: its bytecode came from the cache, was compiled afresh (none yet, or V8 refused it), or no cache is kept. */
 export type CodeCacheUse = "hit" | "miss" | "rejected" | "off";
@@ -16,17 +16,19 @@ export type CodeCacheUse = "hit" | "miss" | "rejected" | "off";
  * run is written when the run ends (when there was no cache, or V8 refused it), and later runs
  * start from it.
  *
- * The cache file is named by a hash of the bundle's bytes, Node's version and the platform, so a
- * new build or another Node never meets an old cache; V8 refuses a cache made under other flags
- * itself (the run then compiles afresh and writes a new one). The file is written whole under
- * another name and renamed into place, so two processes at once never read half of one. A cache
- * folder that cannot be written, or a cache that cannot be read, costs nothing but the speed.
+ * The cache file is named by the bundle's path and a hash of its bytes, Node's version and the
+ * platform, so a new build or another Node never meets an old cache (and a new build's cache
+ * replaces its old one); V8 refuses a cache made under other flags itself (the run then compiles
+ * afresh and writes a new one). A cache folder that cannot be written, or a cache that cannot be
+ * read, costs nothing but the speed (`core/cache-file.ts`).
  *
  * @param cacheDir where cache files go (`<cacheDir>/v8/`), or null to keep none
  */
 export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
   const source = readFileSync(file, "utf8");
-  const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${basename(file)}-${cacheKey(source)}.bin`);
+  // Named by where the bundle is (a new build replaces its own cache, not another install's) and what it is.
+  const prefix = `${basename(file)}-${pathKey(file)}-`;
+  const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${prefix}${cacheKey(source)}.bin`);
   const cachedData = cachePath === null ? undefined : readCacheFile(cachePath);
   // The wrapper Node puts around a CommonJS module; the line break ends a last line that is a comment.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
@@ -37,7 +39,7 @@ export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
   const tag = cachedDataVersionTag();
   if (cachePath !== null && use !== "hit") {
     process.once("beforeExit", () => {
-      if (cachedDataVersionTag() === tag) writeCacheFile(cachePath, script.createCachedData(), `${basename(file)}-`);
+      if (cachedDataVersionTag() === tag) writeCacheFile(cachePath, script.createCachedData(), prefix);
     });
   }
   const module = { exports: {} as unknown, filename: file, id: ".", loaded: false };

@@ -16,6 +16,16 @@ export function readCacheFile(path: string): Buffer | undefined {
 }
 
 /**
+ * A short key of an absolute path (FNV-1a, hex): caches of the same thing installed in two places
+ * (a global install and a project's) are named apart, so that neither removes the other's.
+ */
+export function pathKey(path: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
  * Writes a cache file whole under another name and renames it into place, so that two processes at
  * once never read half of one; then removes the other files of its folder whose names start with
  * `replaces` (the caches of earlier versions). False when the folder cannot be written.

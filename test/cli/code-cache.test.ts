@@ -46,7 +46,7 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
     expect(JSON.parse(first.out)).toEqual({ file: bundle, dir: join(dir, "dist"), dep: 42, isExports: true, later: "function" });
     expect(first.use).toBe("miss");
     expect(files()).toHaveLength(1);
-    expect(files()[0]).toMatch(/^bundle\.cjs-[0-9a-f]{24}\.bin$/);
+    expect(files()[0]).toMatch(/^bundle\.cjs-[0-9a-f]{8}-[0-9a-f]{24}\.bin$/);
     const written = statSync(join(cache, "v8", files()[0]!)).mtimeMs;
 
     const second = run(cache);
@@ -65,6 +65,18 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
     expect(JSON.parse(r.out).dep).toBe(43);
     expect(files()).toHaveLength(1);
     expect(files()).not.toEqual(old);
+  });
+
+  it("keeps the caches of the same bundle installed in two places apart", () => {
+    const other = join(dir, "other", "bundle.cjs");
+    mkdirSync(join(dir, "other"));
+    writeFileSync(other, BUNDLE);
+    writeFileSync(join(dir, "other", "dep.cjs"), "module.exports = 42;\n");
+    expect(run(cache).use).toBe("miss");
+    expect(run(cache, other).use).toBe("miss");
+    expect(files()).toHaveLength(2);
+    expect(run(cache).use).toBe("hit");
+    expect(run(cache, other).use).toBe("hit");
   });
 
   it("compiles afresh past a damaged cache, and replaces it", () => {

@@ -26,7 +26,7 @@ describe("ctxsmith (the installed command) and V8's code cache", () => {
     expect(first.status, first.stderr).toBe(0);
     const written = readdirSync(join(cache, "v8"));
     expect(written).toHaveLength(1);
-    expect(written[0]).toMatch(/^ctxsmith-cli\.cjs-[0-9a-f]{24}\.bin$/);
+    expect(written[0]).toMatch(/^ctxsmith-cli\.cjs-[0-9a-f]{8}-[0-9a-f]{24}\.bin$/);
     const mtime = statSync(join(cache, "v8", written[0]!)).mtimeMs;
 
     const second = runCli(["context", "charge the card", "--path", repo.root, "--json"], { env });

@@ -12,13 +12,20 @@ export interface FileText {
 }
 
 const NONE: readonly number[] = Object.freeze([]);
+/**
+ * Tokens looked up by scanning before the whole file is tokenized instead: each scan reads the
+ * whole text, so a long issue text (hundreds of terms) is cheaper to answer from every line's
+ * tokens, found once.
+ */
+const SCANS = 32;
 
 /**
  * Splits a file into lines. Which lines hold a token is found when a task first asks for it: the
  * token is looked up as a substring of the lower-cased text, and each occurrence is confirmed as a
  * token of its word (`det` is in `determinant` but is not one of its tokens; it is one of
- * `computeDet`'s). A task asks for tens of terms and most of a long file holds none of them, so
- * this costs a fraction of tokenizing every line; each answer is kept for the next task (a warm
+ * `computeDet`'s). A short task asks for tens of terms and most of a long file holds none of
+ * them, so this costs a fraction of tokenizing every line; past {@link SCANS} tokens every line is
+ * tokenized once and the rest answered from that. Each answer is kept for the next task (a warm
  * process packs the same files many times).
  */
 export function fileText(path: string, language: Language | null, text: string): FileText {
@@ -29,8 +36,10 @@ export function fileText(path: string, language: Language | null, text: string):
   // In ASCII text lower-casing maps character to character, so an occurrence's word is read at the
   // same offsets of the lower-cased text; elsewhere its line is tokenized.
   let ascii: boolean | undefined;
-  const lineTokens = new Map<number, ReadonlySet<string>>();
-  const answers = new Map<string, readonly number[]>();
+  let lineTokens = new Map<number, ReadonlySet<string>>();
+  let answers = new Map<string, readonly number[]>();
+  /** Whether `answers` holds every token of the file. */
+  let complete = false;
   const isToken = (token: string, at: number, line: number): boolean => {
     if (ascii) {
       let start = at;
@@ -48,6 +57,14 @@ export function fileText(path: string, language: Language | null, text: string):
   const linesOf = (token: string): readonly number[] => {
     const known = answers.get(token);
     if (known) return known;
+    if (complete) return NONE;
+    if (answers.size >= SCANS) {
+      answers = everyToken(lines);
+      complete = true;
+      lower = breaks = undefined;
+      lineTokens = new Map();
+      return answers.get(token) ?? NONE;
+    }
     // Lower-casing keeps every line break, so lines are counted in the lower-cased text itself
     // (a few characters change length when lower-cased).
     lower ??= text.toLowerCase();
@@ -71,6 +88,19 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** `[A-Za-z0-9_$]`: the characters of a tokenizer's word. */
 function isWordChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
+
+/** Every token's lines, from tokenizing every line. */
+function everyToken(lines: readonly string[]): Map<string, readonly number[]> {
+  const out = new Map<string, number[]>();
+  lines.forEach((line, i) => {
+    for (const token of tokenize(line)) {
+      const list = out.get(token);
+      if (!list) out.set(token, [i + 1]);
+      else if (list[list.length - 1] !== i + 1) list.push(i + 1);
+    }
+  });
+  return out;
 }
 
 /** Offsets of the line feeds of `text`. */

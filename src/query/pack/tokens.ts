@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { readCacheFile, writeCacheFile } from "../../core/cache-file.js";
+import { pathKey, readCacheFile, writeCacheFile } from "../../core/cache-file.js";
 import { ContextSmithError } from "../../core/errors.js";
 import { BpeCounter, type RankFile } from "./bpe.js";
 
@@ -33,16 +33,17 @@ export function tokenCounter(encoding: string, cacheDir: string | null = null): 
 /** Null when the rank file cannot be read (a trimmed install) or the counter declines it. */
 function bpeCounter(encoding: string, cacheDir: string | null): BpeCounter | null {
   let path: string;
-  let cachePath: string | null = null;
+  let cache: { path: string; prefix: string } | null = null;
   try {
     path = require.resolve(`tiktoken/encoders/${encoding}.json`);
-    // Named by the rank file's identity: a reinstalled or upgraded tiktoken is another file.
+    // Named by where the rank file is and its identity: a reinstalled or upgraded tiktoken is another file.
     const { size, ino, mtimeMs, ctimeMs } = statSync(path);
-    if (cacheDir !== null) cachePath = join(cacheDir, "bpe", `${encoding}-${size}-${ino}-${Math.round(mtimeMs)}-${Math.round(ctimeMs)}.bin`);
+    const prefix = `${encoding}-${pathKey(path)}-`;
+    if (cacheDir !== null) cache = { path: join(cacheDir, "bpe", `${prefix}${size}-${ino}-${Math.round(mtimeMs)}-${Math.round(ctimeMs)}.bin`), prefix };
   } catch {
     return null;
   }
-  const saved = cachePath === null ? undefined : readCacheFile(cachePath);
+  const saved = cache === null ? undefined : readCacheFile(cache.path);
   const loaded = saved && BpeCounter.load(saved);
   if (loaded) return loaded;
   let file: RankFile;
@@ -52,7 +53,7 @@ function bpeCounter(encoding: string, cacheDir: string | null): BpeCounter | nul
     return null;
   }
   const counter = BpeCounter.from(file);
-  if (counter && cachePath !== null) writeCacheFile(cachePath, counter.save(), `${encoding}-`);
+  if (counter && cache !== null) writeCacheFile(cache.path, counter.save(), cache.prefix);
   return counter;
 }
 

@@ -89,7 +89,7 @@ describe("BpeCounter", () => {
       expect(sample.map((t) => first.count(t))).toEqual(expected);
       const saved = readdirSync(join(dir, "bpe"));
       expect(saved).toHaveLength(1);
-      expect(saved[0]).toMatch(/^cl100k_base-\d+-\d+-\d+-\d+\.bin$/);
+      expect(saved[0]).toMatch(/^cl100k_base-[0-9a-f]{8}-\d+-\d+-\d+-\d+\.bin$/);
       const path = join(dir, "bpe", saved[0]!);
       const written = statSync(path).mtimeMs;
       expect(sample.map((t) => tokenCounter("cl100k_base", dir).count(t))).toEqual(expected);

@@ -51,6 +51,16 @@ describe("fileText", () => {
     expect(file.linesOf("det")).toEqual([3, 6, 7]);
   });
 
+  it("answers the same once enough tokens were asked that it tokenizes every line instead", () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `def handler${i}(request_${i % 7}, chargeCard${i % 5}):  # step ${i}`);
+    const file = fileText("h.py", "python", lines.join("\n"));
+    const all = expected(file.lines);
+    expect(all.size).toBeGreaterThan(80);
+    for (const [token, want] of all) expect(file.linesOf(token), token).toEqual(want);
+    expect(file.linesOf("absent")).toEqual([]);
+    expect(file.linesOf("hand")).toEqual([]);
+  });
+
   it("keeps the answers of a spread copy (a PackFile is a FileText spread with its rank)", () => {
     const file = { ...fileText("a.py", "python", "x = alpha\nbeta = alpha\n"), rank: 1 };
     expect(file.linesOf("alpha")).toEqual([1, 2]);
