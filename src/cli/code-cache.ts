@@ -34,8 +34,8 @@ export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const use: CodeCacheUse = cachePath === null ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
   // Written once the command is done (not on an explicit process.exit: `--help`, a crash), when it
-  // has compiled what it runs. V8 stamps a cache with its flags as they are then: a command that
-  // changed them (indexing turns on `--expose-gc`) writes none, or the next run would refuse it.
+  // has compiled what it runs. V8 stamps a cache with its flags as they are then: a run that left
+  // them changed writes none, or the next run would refuse it (runtime/gc.ts turns its flag off again).
   const tag = cachedDataVersionTag();
   if (cachePath !== null && use !== "hit") {
     process.once("beforeExit", () => {
