@@ -88,7 +88,13 @@ describe("lexical index", () => {
         retry: lex.search("retry").sort(),
         docs: lex.bm25.docs,
         df: ["charge", "refund", "retry", "card"].map((t) => lex.bm25.df(t)),
+        // Each term's postings by path, asked twice (the second answer is the merged list kept).
+        postings: ["charge", "refund", "card", "ledger"].map((t) => [postingsOf(lex, t), postingsOf(lex, t)]),
       };
+    };
+    const postingsOf = (lex: ReturnType<typeof loadLexical>, term: string) => {
+      const { ids, tfs } = lex.bm25.postings(term);
+      return Object.fromEntries([...ids].map((id, i) => [lex.pathOf(id), tfs[i]]));
     };
     let viaJournal: unknown;
     await withEngine((engine) => {

@@ -94,10 +94,10 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
 function rangeScorer(file: PackFile, terms: TermWeights): (start: number, end: number) => number {
   // The task's terms in this file, with the lines they are on.
   const present: Array<[number, readonly number[]]> = [];
-  for (const [term, w] of terms) {
-    const lines = file.linesOf(term);
-    if (lines.length > 0) present.push([w, lines]);
-  }
+  const weights = [...terms.values()];
+  file.linesOfEach([...terms.keys()]).forEach((lines, i) => {
+    if (lines.length > 0) present.push([weights[i]!, lines]);
+  });
   return (start, end) => present.reduce((sum, [w, lines]) => (hasLineIn(lines, start, end) ? sum + w : sum), 0);
 }
 

@@ -59,6 +59,11 @@ describe("fileText", () => {
     for (const [token, want] of all) expect(file.linesOf(token), token).toEqual(want);
     expect(file.linesOf("absent")).toEqual([]);
     expect(file.linesOf("hand")).toEqual([]);
+
+    // Asked for all at once, by a fresh file: the same answers.
+    const tokens = [...all.keys(), "absent", "hand"];
+    expect(fileText("h.py", "python", lines.join("\n")).linesOfEach(tokens)).toEqual([...all.values(), [], []]);
+    expect(fileText("h.py", "python", lines.join("\n")).linesOfEach(["chargecard3", "hand"])).toEqual([all.get("chargecard3"), []]);
   });
 
   it("keeps the answers of a spread copy (a PackFile is a FileText spread with its rank)", () => {
