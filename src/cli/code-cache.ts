@@ -14,7 +14,8 @@ export type CodeCacheUse = "hit" | "miss" | "rejected" | "off";
  * (3 MB of JavaScript) and the functions a command runs costs a one-shot `ctxsmith context` about
  * a tenth of its time, and Node 20 keeps no cache of its own. The bytecode V8 compiled during a
  * run is written when the run ends (when there was no cache, or V8 refused it), and later runs
- * start from it.
+ * start from it. Each `variant` (the CLI's command) has a cache of its own: a cache holds what the
+ * run that wrote it compiled, and `index` runs other functions than `context`.
  *
  * The cache file is named by the bundle's path and a hash of its bytes, Node's version and the
  * platform, so a new build or another Node never meets an old cache (and a new build's cache
@@ -23,12 +24,14 @@ export type CodeCacheUse = "hit" | "miss" | "rejected" | "off";
  * read, costs nothing but the speed (`core/cache-file.ts`).
  *
  * @param cacheDir where cache files go (`<cacheDir>/v8/`), or null to keep none
+ * @param variant what the run does, when runs differ in what they compile (letters, digits, `-`)
  */
-export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
+export function runBundle(file: string, cacheDir: string | null, variant = "default"): CodeCacheUse {
   const source = readFileSync(file, "utf8");
-  // Named by where the bundle is (a new build replaces its own cache, not another install's) and what it is.
+  // Named by where the bundle is (a new build replaces its own caches, not another install's), what it is, and the variant.
   const prefix = `${basename(file)}-${pathKey(file)}-`;
-  const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${prefix}${cacheKey(source)}.bin`);
+  const build = `${prefix}${cacheKey(source)}-`;
+  const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${build}${variant.replace(/[^a-z0-9-]/gi, "_")}.bin`);
   const cachedData = cachePath === null ? undefined : readCacheFile(cachePath);
   // The wrapper Node puts around a CommonJS module; the line break ends a last line that is a comment.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
@@ -39,7 +42,7 @@ export function runBundle(file: string, cacheDir: string | null): CodeCacheUse {
   const tag = cachedDataVersionTag();
   if (cachePath !== null && use !== "hit") {
     process.once("beforeExit", () => {
-      if (cachedDataVersionTag() === tag) writeCacheFile(cachePath, script.createCachedData(), prefix);
+      if (cachedDataVersionTag() === tag) writeCacheFile(cachePath, script.createCachedData(), (name) => name.startsWith(prefix) && !name.startsWith(build));
     });
   }
   const module = { exports: {} as unknown, filename: file, id: ".", loaded: false };

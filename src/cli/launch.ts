@@ -5,11 +5,15 @@ import { runBundle } from "./code-cache.js";
 
 /**
  * `ctxsmith`, the installed command (`dist/ctxsmith.js`): runs the CLI's bundle beside it
- * (`dist/ctxsmith-cli.cjs`) from V8's code cache in `<cache>/v8/` (see `cli/code-cache.ts`);
+ * (`dist/ctxsmith-cli.cjs`) from V8's code cache in `<cache>/v8/`, one per command (see
+ * `cli/code-cache.ts`);
  * `CTXSMITH_NO_CODE_CACHE=1` compiles it afresh every time and keeps no cache.
  */
 function cacheDir(): string | null {
   return /^(1|true|yes|on)$/i.test(process.env.CTXSMITH_NO_CODE_CACHE?.trim() ?? "") ? null : userCacheDir();
 }
 
-runBundle(fileURLToPath(new URL("./ctxsmith-cli.cjs", import.meta.url)), cacheDir());
+/** The command (`context`, `index`, …): each keeps its own compiled code. */
+const command = /^[a-z][a-z-]*$/.test(process.argv[2] ?? "") ? process.argv[2] : undefined;
+
+runBundle(fileURLToPath(new URL("./ctxsmith-cli.cjs", import.meta.url)), cacheDir(), command);

@@ -32,8 +32,8 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Runs the bundle in a process of its own (the cache is written when that process ends). */
-  function run(cacheDir: string | null, file = bundle, env: Record<string, string> = {}): { status: number | null; out: string; use: string; stderr: string } {
-    const driver = `import { runBundle } from ${JSON.stringify(CODE_CACHE)}; process.stderr.write("use=" + runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}) + "\\n");`;
+  function run(cacheDir: string | null, file = bundle, env: Record<string, string> = {}, variant?: string): { status: number | null; out: string; use: string; stderr: string } {
+    const driver = `import { runBundle } from ${JSON.stringify(CODE_CACHE)}; process.stderr.write("use=" + runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, ${JSON.stringify(variant)}) + "\\n");`;
     // piscina resolves from the project's node_modules, as the real bundle's packages do from dist/.
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", driver], { encoding: "utf8", env: { ...process.env, ...env, NODE_PATH: fileURLToPath(new URL("../../node_modules", import.meta.url)) } });
     return { status: r.status, out: r.stdout, use: /use=(\w+)/.exec(r.stderr)?.[1] ?? "", stderr: r.stderr };
@@ -46,7 +46,7 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
     expect(JSON.parse(first.out)).toEqual({ file: bundle, dir: join(dir, "dist"), dep: 42, isExports: true, later: "function" });
     expect(first.use).toBe("miss");
     expect(files()).toHaveLength(1);
-    expect(files()[0]).toMatch(/^bundle\.cjs-[0-9a-f]{8}-[0-9a-f]{24}\.bin$/);
+    expect(files()[0]).toMatch(/^bundle\.cjs-[0-9a-f]{8}-[0-9a-f]{24}-default\.bin$/);
     const written = statSync(join(cache, "v8", files()[0]!)).mtimeMs;
 
     const second = run(cache);
@@ -54,6 +54,17 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
     expect(second.out).toBe(first.out);
     // A hit writes nothing.
     expect(statSync(join(cache, "v8", files()[0]!)).mtimeMs).toBe(written);
+  });
+
+  it("keeps a cache per variant (a command), and a new build's replaces every variant of the old build", () => {
+    expect(run(cache, bundle, {}, "context").use).toBe("miss");
+    expect(run(cache, bundle, {}, "index").use).toBe("miss");
+    expect(files().map((f) => f.replace(/^.*-/, "")).sort()).toEqual(["context.bin", "index.bin"]);
+    expect(run(cache, bundle, {}, "context").use).toBe("hit");
+    expect(run(cache, bundle, {}, "index").use).toBe("hit");
+    writeFileSync(bundle, `${BUNDLE}\n// a new build\n`);
+    expect(run(cache, bundle, {}, "context").use).toBe("miss");
+    expect(files().map((f) => f.replace(/^.*-/, ""))).toEqual(["context.bin"]);
   });
 
   it("never uses the cache of another build, and removes it when it writes its own", () => {

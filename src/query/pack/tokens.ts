@@ -53,7 +53,7 @@ function bpeCounter(encoding: string, cacheDir: string | null): BpeCounter | nul
     return null;
   }
   const counter = BpeCounter.from(file);
-  if (counter && cache !== null) writeCacheFile(cache.path, counter.save(), cache.prefix);
+  if (counter && cache !== null) writeCacheFile(cache.path, counter.save(), (name) => name.startsWith(cache.prefix));
   return counter;
 }
 
