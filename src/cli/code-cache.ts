@@ -17,32 +17,38 @@ export type CodeCacheUse = "hit" | "miss" | "rejected" | "off";
  * start from it. Each `variant` (the CLI's command) has a cache of its own: a cache holds what the
  * run that wrote it compiled, and `index` runs other functions than `context`.
  *
- * The cache file is named by the bundle's path and a hash of its bytes, Node's version and the
- * platform, so a new build or another Node never meets an old cache (and a new build's cache
- * replaces its old one); V8 refuses a cache made under other flags itself (the run then compiles
- * afresh and writes a new one). A cache folder that cannot be written, or a cache that cannot be
- * read, costs nothing but the speed (`core/cache-file.ts`).
+ * The cache file is named by the bundle's path, a hash of its bytes and V8's version tag, so a new
+ * build or another Node never meets an old cache (and a new build's caches replace its old ones);
+ * V8 also refuses a cache that does not fit itself (the run then compiles afresh and writes a new
+ * one). A cache folder that cannot be written, or a cache that cannot be read, costs nothing but
+ * the speed (`core/cache-file.ts`).
  *
  * @param cacheDir where cache files go (`<cacheDir>/v8/`), or null to keep none
  * @param variant what the run does, when runs differ in what they compile (letters, digits, `-`)
  */
 export function runBundle(file: string, cacheDir: string | null, variant = "default"): CodeCacheUse {
   const source = readFileSync(file, "utf8");
-  // Named by where the bundle is (a new build replaces its own caches, not another install's), what it is, and the variant.
+  // Named by where the bundle is and what it is (a new build replaces its own caches, not another
+  // install's), by V8 (its version, flags and the CPU's features: two Node versions or two sets of
+  // flags keep a cache each), and by the variant.
   const prefix = `${basename(file)}-${pathKey(file)}-`;
-  const build = `${prefix}${cacheKey(source)}-`;
-  const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${build}${variant.replace(/[^a-z0-9-]/gi, "_")}.bin`);
+  const build = `${prefix}${sourceKey(source)}-`;
+  const tag = cachedDataVersionTag();
+  const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${build}${tag.toString(16)}-${variant.replace(/[^a-z0-9-]/gi, "_")}.bin`);
   const cachedData = cachePath === null ? undefined : readCacheFile(cachePath);
   // The wrapper Node puts around a CommonJS module; the line break ends a last line that is a comment.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const use: CodeCacheUse = cachePath === null ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
-  // Written once the command is done (not on an explicit process.exit: `--help`, a crash), when it
-  // has compiled what it runs. V8 stamps a cache with its flags as they are then: a run that left
-  // them changed writes none, or the next run would refuse it (runtime/gc.ts turns its flag off again).
-  const tag = cachedDataVersionTag();
+  // Written once the command is done, when it has compiled what it runs, and only when it
+  // succeeded: a mistyped command or a failed run compiles little, and its cache would stay until
+  // the next build. Not on an explicit process.exit (`--help`, a crash) either. A run that left
+  // V8's flags changed writes none (the next run would refuse it; runtime/gc.ts turns its flag off
+  // again).
   if (cachePath !== null && use !== "hit") {
-    process.once("beforeExit", () => {
-      if (cachedDataVersionTag() === tag) writeCacheFile(cachePath, script.createCachedData(), (name) => name.startsWith(prefix) && !name.startsWith(build));
+    process.once("beforeExit", (code) => {
+      if ((process.exitCode ?? code) === 0 && cachedDataVersionTag() === tag) {
+        writeCacheFile(cachePath, script.createCachedData(), (name) => name.startsWith(prefix) && !name.startsWith(build));
+      }
     });
   }
   const module = { exports: {} as unknown, filename: file, id: ".", loaded: false };
@@ -50,6 +56,6 @@ export function runBundle(file: string, cacheDir: string | null, variant = "defa
   return use;
 }
 
-function cacheKey(source: string): string {
-  return createHash("sha256").update(source).update(`\0${process.version}\0${process.platform}\0${process.arch}`).digest("hex").slice(0, 24);
+function sourceKey(source: string): string {
+  return createHash("sha256").update(source).digest("hex").slice(0, 24);
 }

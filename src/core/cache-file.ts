@@ -1,5 +1,10 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { threadId } from "node:worker_threads";
+
+/** A temporary file older than this was left by a process that died writing it. */
+const ABANDONED_MS = 60 * 60 * 1000;
 
 /**
  * Files that only make ContextSmith faster (V8's code cache, token tables): any of them may be
@@ -8,20 +13,21 @@ import { basename, dirname, join } from "node:path";
 
 /**
  * A cache file's bytes, or undefined when it is not there, cannot be read, or is not the user's
- * own: a file of another user, or one that others may write, is never used (V8's code cache is
- * code, and a folder named by `CTXSMITH_CACHE_DIR` may be shared). Links are not followed.
+ * own: a file of another user, one that others may write, or one with a second name (a hard link
+ * made elsewhere) is never used — V8's code cache is code, and a folder named by
+ * `CTXSMITH_CACHE_DIR` may be shared. Links are not followed, and a FIFO is not waited on.
  */
 export function readCacheFile(path: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined;
   }
   try {
     const stat = fstatSync(fd);
     const uid = process.getuid?.();
-    if (!stat.isFile() || (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o022) !== 0))) return undefined;
+    if (!stat.isFile() || stat.nlink !== 1 || (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o022) !== 0))) return undefined;
     return readFileSync(fd);
   } catch {
     return undefined;
@@ -41,17 +47,19 @@ export function pathKey(path: string): string {
 }
 
 /**
- * Writes a cache file whole under another name and renames it into place, so that two processes at
- * once never read half of one; then removes the other files of its folder that `isStale` names (the
- * caches of earlier versions). False when the folder cannot be written.
+ * Writes a cache file whole under another name and renames it into place, so that two processes (or
+ * threads) at once never read half of one; then removes the other files of its folder that
+ * `isStale` names (the caches of earlier versions), and temporary files abandoned there. False when
+ * the folder cannot be written, or when running under `sudo` (root's files in the user's cache
+ * folder would lock the user out of it).
  */
 export function writeCacheFile(path: string, data: Uint8Array, isStale?: (name: string) => boolean): boolean {
+  if (process.env.SUDO_UID !== undefined && process.getuid?.() === 0) return false;
   const folder = dirname(path);
-  const temporary = `${path}.${process.pid}.tmp`;
+  const temporary = `${path}.${process.pid}-${threadId}-${randomBytes(4).toString("hex")}.tmp`;
   try {
     mkdirSync(folder, { recursive: true });
-    // A new file only (a link or a file left there is removed first, never written through).
-    rmSync(temporary, { force: true });
+    // A new file only: never written through a link or a file that is there.
     writeFileSync(temporary, data, { flag: "wx", mode: 0o644 });
     renameSync(temporary, path);
   } catch {
@@ -62,13 +70,19 @@ export function writeCacheFile(path: string, data: Uint8Array, isStale?: (name: 
     }
     return false;
   }
-  if (isStale !== undefined) {
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    // An old cache left behind is only disk.
+  }
+  for (const name of names) {
+    if (name === basename(path)) continue;
     try {
-      for (const name of readdirSync(folder)) {
-        if (name !== basename(path) && !name.endsWith(".tmp") && isStale(name)) rmSync(join(folder, name), { force: true });
-      }
+      const abandoned = name.endsWith(".tmp") && Date.now() - lstatSync(join(folder, name)).mtimeMs > ABANDONED_MS;
+      if (abandoned || (!name.endsWith(".tmp") && isStale?.(name))) rmSync(join(folder, name), { force: true });
     } catch {
-      // An old cache left behind is only disk.
+      // Gone meanwhile (another process's sweep), or not ours to remove.
     }
   }
   return true;

@@ -11,9 +11,9 @@ const WORD = /[A-Za-z0-9_$]+/g;
 const PART = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 
 /** Tokens shorter than this are dropped (single letters carry no signal). */
-const MIN_LEN = 2;
-/** Longer tokens are hashes, base64 or data: dropped. */
-const MAX_LEN = 64;
+export const MIN_LEN = 2;
+/** Longer words are hashes, base64 or data: dropped, with their parts. */
+export const MAX_LEN = 64;
 
 /** Calls `emit` for every token of `text`, in order, duplicates included. */
 function forEachToken(text: string, emit: (token: string) => void): void {

@@ -449,7 +449,7 @@ export class Bm25Snapshot implements Bm25Stats {
 class OverlaidBm25 implements Bm25Stats {
   readonly docs: number;
   readonly avgLength: number;
-  /** Terms' postings with the journal laid over them, as asked for (at most the snapshot's size). */
+  /** Long postings lists with the journal laid over them, as asked for. */
   readonly #merged = new Map<string, Postings>();
 
   constructor(
@@ -475,14 +475,17 @@ class OverlaidBm25 implements Bm25Stats {
   }
 
   postings(term: string): Postings {
+    const known = this.#merged.get(term);
+    if (known) return known;
     const base = this.base.postings(term);
     const over = this.overlay.postings(term);
     if (this.stale.size === 0 && over.ids.length === 0) return base;
-    // Merged once per term: a query asks for a term's postings (and its df) several times, and a
-    // common term's list is thousands long. Without this, one changed file made every warm query
-    // copy the lists of all its terms again (sympy, long issue texts: rank 5 → 26 ms).
-    let merged = this.#merged.get(term);
-    if (!merged) this.#merged.set(term, (merged = mergePostings(base, over, this.stale)));
+    // A long list is merged once: a query asks for a term's postings (and its df) several times,
+    // and a common term's list is thousands long. Without this, one changed file made every warm
+    // query copy the lists of all its terms again (sympy, long issue texts: rank 5 → 26 ms). Short
+    // ones are merged each time, so what is kept stays within the snapshot's own postings.
+    const merged = mergePostings(base, over, this.stale);
+    if (base.ids.length >= MERGED_KEPT) this.#merged.set(term, merged);
     return merged;
   }
 
@@ -491,6 +494,9 @@ class OverlaidBm25 implements Bm25Stats {
     return this.overlay.length(id);
   }
 }
+
+/** Postings lists at least this long are kept once merged (see OverlaidBm25.postings). */
+const MERGED_KEPT = 64;
 
 /** `base`'s postings less the `stale` documents, then `over`'s. */
 function mergePostings(base: Postings, over: Postings, stale: ReadonlySet<number>): Postings {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -36,11 +36,15 @@ describe("TokenWorker", () => {
     const none = new Runtime({ cacheDir: null });
     try {
       expect(await cached.tokenCounter("cl100k_base").count("hello world")).toBe(2);
-      expect(readdirSync(join(dir, "bpe"))).toEqual([expect.stringMatching(/^cl100k_base-.*\.bin$/)]);
-      // A second process's runtime loads them: the same counts.
+      const [saved] = readdirSync(join(dir, "bpe"));
+      expect(saved).toMatch(/^cl100k_base-.*\.bin$/);
+      const written = statSync(join(dir, "bpe", saved!)).mtimeMs;
+      // Another runtime's thread loads them (it writes nothing): the same counts.
       const again = new Runtime({ cacheDir: dir });
       expect(await again.tokenCounter("cl100k_base").count("hello again, world")).toBe(4);
       await again.close();
+      expect(readdirSync(join(dir, "bpe"))).toEqual([saved]);
+      expect(statSync(join(dir, "bpe", saved!)).mtimeMs).toBe(written);
       expect(await none.tokenCounter("cl100k_base").count("hello world")).toBe(2);
     } finally {
       await cached.close();

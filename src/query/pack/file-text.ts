@@ -1,4 +1,4 @@
-import { tokenize } from "../../core/tokenize.js";
+import { MAX_LEN, MIN_LEN, tokenize } from "../../core/tokenize.js";
 import type { Language } from "../../core/types.js";
 
 /** A file's text as packing reads it: its lines, and on which lines a token occurs. */
@@ -43,20 +43,27 @@ export function fileText(path: string, language: Language | null, text: string):
   let answers = new Map<string, readonly number[]>();
   /** Whether `answers` holds every token of the file. */
   let complete = false;
-  const isToken = (token: string, at: number, line: number): boolean => {
+  /**
+   * Whether the occurrence of `token` at `at` (on `line`) is a token there, and where the next
+   * occurrence may be one: past its word (every occurrence in a word has its word's answer), or,
+   * outside ASCII, past its line.
+   */
+  const check = (token: string, at: number, line: number): { hit: boolean; next: number } => {
     if (ascii) {
       let start = at;
       while (start > 0 && isWordChar(lower!.charCodeAt(start - 1))) start--;
       let end = at + token.length;
       while (end < lower!.length && isWordChar(lower!.charCodeAt(end))) end++;
-      // The whole word is its own token (lower-cased); a part of it needs its casing split.
-      if (start === at && end === at + token.length) return true;
-      return tokenize(text.slice(start, end)).includes(token);
+      // A word longer than the tokenizer's longest has no tokens; a whole word is its own token
+      // (lower-cased); a part of one needs its casing split.
+      const hit = end - start <= MAX_LEN && ((start === at && end === at + token.length) || tokenize(text.slice(start, end)).includes(token));
+      return { hit, next: end };
     }
     let tokens = lineTokens.get(line);
     if (!tokens) lineTokens.set(line, (tokens = new Set(tokenize(lines[line - 1]!))));
-    return tokens.has(token);
+    return { hit: tokens.has(token), next: lineEnd(line) };
   };
+  const lineEnd = (line: number): number => (line <= breaks!.length ? breaks![line - 1]! : lower!.length);
   const tokenizeAll = (): void => {
     answers = everyToken(lines);
     complete = true;
@@ -66,7 +73,7 @@ export function fileText(path: string, language: Language | null, text: string):
   const linesOf = (token: string): readonly number[] => {
     const known = answers.get(token);
     if (known) return known;
-    if (complete) return NONE;
+    if (complete || !TOKEN.test(token)) return NONE;
     if (answers.size >= SCANS) {
       tokenizeAll();
       return answers.get(token) ?? NONE;
@@ -77,10 +84,13 @@ export function fileText(path: string, language: Language | null, text: string):
     breaks ??= newlines(lower);
     ascii ??= !NON_ASCII.test(text);
     const found: number[] = [];
-    for (let at = token === "" ? -1 : lower.indexOf(token); at >= 0; at = lower.indexOf(token, at + 1)) {
+    for (let at = lower.indexOf(token); at >= 0; ) {
       const line = lineAt(breaks, at);
-      if (line > lines.length || found[found.length - 1] === line) continue;
-      if (isToken(token, at, line)) found.push(line);
+      if (line > lines.length) break;
+      const { hit, next } = check(token, at, line);
+      if (hit) found.push(line);
+      // A line found once is done.
+      at = lower.indexOf(token, hit ? lineEnd(line) : next);
     }
     const answer = found.length > 0 ? found : NONE;
     answers.set(token, answer);
@@ -88,12 +98,18 @@ export function fileText(path: string, language: Language | null, text: string):
   };
   const linesOfEach = (tokens: readonly string[]): Array<readonly number[]> => {
     if (!complete && answers.size + tokens.filter((t) => !answers.has(t)).length > SCANS) tokenizeAll();
-    return tokens.map(linesOf);
+    const each = tokens.map(linesOf);
+    // The lower-cased copy is made again for the next task's new terms: a warm process keeps
+    // hundreds of files' texts, and none needs its copy in between.
+    lower = breaks = undefined;
+    return each;
   };
   return { path, language, lines, linesOf, linesOfEach };
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+/** What a token of the tokenizer looks like: anything else occurs on no line. */
+const TOKEN = new RegExp(`^[a-z0-9_$]{${MIN_LEN},${MAX_LEN}}$`);
 
 /** `[A-Za-z0-9_$]`: the characters of a tokenizer's word. */
 function isWordChar(c: number): boolean {

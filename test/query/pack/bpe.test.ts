@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -62,10 +62,10 @@ describe("BpeCounter", () => {
     }
   });
 
-  it("saves its tables and loads them back counting the same; refuses bytes that are not a whole saved counter", () => {
+  // On a JavaScript whose Unicode tables were never compared, tiktoken counts (above) and nothing is saved.
+  it.skipIf(!COMPARED_UNICODE.has(process.versions.unicode?.split(".").slice(0, 2).join(".") ?? ""))("saves its tables and loads them back counting the same; refuses bytes that are not a whole saved counter", () => {
     const file = JSON.parse(readFileSync(require.resolve("tiktoken/encoders/o200k_base.json"), "utf8")) as RankFile;
-    const bpe = BpeCounter.from(file);
-    if (!bpe) return; // a JavaScript whose Unicode tables were never compared: tiktoken counts (above)
+    const bpe = BpeCounter.from(file)!;
     const saved = bpe.save();
     const loaded = BpeCounter.load(saved);
     expect(loaded).not.toBeNull();
@@ -80,7 +80,7 @@ describe("BpeCounter", () => {
     expect(BpeCounter.load(damaged)).toBeNull();
   });
 
-  it("keeps its tables in the cache folder: loaded from there the next time, rebuilt past a damaged or unwritable one", () => {
+  it.skipIf(!COMPARED_UNICODE.has(process.versions.unicode?.split(".").slice(0, 2).join(".") ?? ""))("keeps its tables in the cache folder: loaded from there the next time, rebuilt past a damaged or unwritable one", () => {
     const dir = mkdtempSync(join(tmpdir(), "ctxsmith-bpe-"));
     const sample = texts.slice(0, 20);
     const expected = sample.map((t) => tokenCounter("cl100k_base").count(t));
@@ -107,7 +107,7 @@ describe("BpeCounter", () => {
       chmodSync(join(readOnly, "bpe"), 0o555);
       expect(sample.map((t) => tokenCounter("cl100k_base", readOnly).count(t))).toEqual(expected);
     } finally {
-      chmodSync(join(dir, "read-only", "bpe"), 0o755);
+      if (existsSync(join(dir, "read-only", "bpe"))) chmodSync(join(dir, "read-only", "bpe"), 0o755);
       rmSync(dir, { recursive: true, force: true });
     }
   });

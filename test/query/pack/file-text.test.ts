@@ -66,6 +66,26 @@ describe("fileText", () => {
     expect(fileText("h.py", "python", lines.join("\n")).linesOfEach(["chargecard3", "hand"])).toEqual([all.get("chargecard3"), []]);
   });
 
+  it("answers as the tokenizer reads words longer than it keeps, odd case mappings, and long runs of a token", () => {
+    const long = `k${"a".repeat(70)}`;
+    const text = [
+      `x = "${long}" + ${long.slice(0, 60)}`,
+      "Kelvin\u212a sign and ſtraße: ſs ſ Kk",
+      `blob = 0x${"f".repeat(20_000)}`,
+      "ff = 1",
+    ].join("\n");
+    const file = fileText("o.py", "python", text);
+    for (const [token, lines] of expected(file.lines)) expect(file.linesOf(token), token).toEqual(lines);
+    // Not tokens at all: answered with no lines.
+    expect(file.linesOf(long)).toEqual([]);
+    expect(file.linesOf("k")).toEqual([]);
+    expect(file.linesOf("ff")).toEqual([4]);
+    // A hex blob holds 200,000 occurrences of "ff" in one word: its word is read once (read at each
+    // occurrence, this took minutes, past the test's timeout).
+    const blob = fileText("b.py", "python", `a = 0x${"f".repeat(400_000)}\nff = 1\n`);
+    expect(blob.linesOf("ff")).toEqual([2]);
+  });
+
   it("keeps the answers of a spread copy (a PackFile is a FileText spread with its rank)", () => {
     const file = { ...fileText("a.py", "python", "x = alpha\nbeta = alpha\n"), rank: 1 };
     expect(file.linesOf("alpha")).toEqual([1, 2]);
