@@ -28,8 +28,8 @@ const SCANS = 32;
  * token of its word (`det` is in `determinant` but is not one of its tokens; it is one of
  * `computeDet`'s). A short task asks for tens of terms and most of a long file holds none of
  * them, so this costs a fraction of tokenizing every line; past {@link SCANS} tokens (or asked for
- * more at once) every line is tokenized once and the rest answered from that. Each answer is kept for the next task (a warm
- * process packs the same files many times).
+ * more at once) every line is tokenized once and the rest answered from that. Each answer is kept
+ * for the next task (a warm process packs the same files many times).
  */
 export function fileText(path: string, language: Language | null, text: string): FileText {
   const lines = text.split(/\r?\n/);
@@ -99,9 +99,10 @@ export function fileText(path: string, language: Language | null, text: string):
   const linesOfEach = (tokens: readonly string[]): Array<readonly number[]> => {
     if (!complete && answers.size + tokens.filter((t) => !answers.has(t)).length > SCANS) tokenizeAll();
     const each = tokens.map(linesOf);
-    // The lower-cased copy is made again for the next task's new terms: a warm process keeps
-    // hundreds of files' texts, and none needs its copy in between.
+    // The lower-cased copy (and the lines tokenized to check a term) are made again for the next
+    // task's new terms: a warm process keeps hundreds of files' texts, and none needs them between.
     lower = breaks = undefined;
+    lineTokens = new Map();
     return each;
   };
   return { path, language, lines, linesOf, linesOfEach };
