@@ -12,7 +12,7 @@ export interface WatchRun {
   reason: "start" | "files" | "head";
   /** The paths (repository-relative) that changed since the run before, as the events named them; at most 1,000. */
   changed: string[];
-  /** How many paths changed in all. */
+  /** How many paths changed in all (each named path once; past 1,000 named, each further event). */
   events: number;
   stats: IndexStats;
 }
@@ -161,8 +161,14 @@ export class RepoWatcher {
     if (this.#abort.signal.aborted) return;
     if (this.#gitFiles.some((g) => path === g || path.startsWith(g + sep))) this.#headMoved = true;
     else {
-      this.#events++;
-      if (this.#changed.size < MAX_NAMED) this.#changed.add(relative(this.#root, path).split(sep).join("/"));
+      // A path counts once however many events it brings (a file written as it is made: "add", then
+      // "change"); past the paths named, each event counts.
+      const named = relative(this.#root, path).split(sep).join("/");
+      if (this.#changed.size >= MAX_NAMED) this.#events++;
+      else if (!this.#changed.has(named)) {
+        this.#changed.add(named);
+        this.#events++;
+      }
     }
     if (this.#firstEventAt === 0) this.#firstEventAt = Date.now();
     this.#arm();

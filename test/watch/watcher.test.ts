@@ -90,6 +90,16 @@ describe("RepoWatcher", () => {
     expect(w.engine.status()!.commits).toBe(commits + 1);
   });
 
+  it("counts a path once however many events it brings (written twice before the run)", async () => {
+    const w = await watched(FILES);
+    w.repo.write({ "shop/tax.py": "def tax(x):\n    return x\n" });
+    w.repo.write({ "shop/tax.py": "def tax(x):\n    return 2 * x\n" });
+    w.repo.write({ "shop/cart.py": "def total(items):\n    return 0\n" });
+    const [run] = await w.runsAfterStart(1);
+    expect(run!.changed.sort()).toEqual(["shop/cart.py", "shop/tax.py"]);
+    expect(run!.events).toBe(2);
+  });
+
   it("makes one run of a burst of 1,000 writes", async () => {
     const w = await watched(FILES);
     for (let i = 0; i < 1000; i++) w.repo.write({ [`gen/m${i}.py`]: `def f${i}():\n    return ${i}\n` });
