@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -20,14 +20,36 @@ describe("cache files", () => {
     expect(readCacheFile(join(dir, "v8", "missing.bin"))).toBeUndefined();
   });
 
-  it("never writes through a link left at its temporary name, and says so where it cannot write", () => {
+  it("sweeps temporary files that a dead process left an hour ago or more, not those being written now", () => {
+    mkdirSync(join(dir, "v8"));
+    writeFileSync(join(dir, "v8", "x.bin.111-0-aaaa.tmp"), "abandoned");
+    const past = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(join(dir, "v8", "x.bin.111-0-aaaa.tmp"), past, past);
+    writeFileSync(join(dir, "v8", "x.bin.222-0-bbbb.tmp"), "another process, writing now");
+    expect(writeCacheFile(join(dir, "v8", "x.bin"), Buffer.from("cache"))).toBe(true);
+    expect(readdirSync(join(dir, "v8")).sort()).toEqual(["x.bin", "x.bin.222-0-bbbb.tmp"]);
+  });
+
+  // Only root runs under sudo.
+  it.skipIf(process.getuid?.() !== 0)("writes nothing when run under sudo (root's files would lock the user out of their cache folder)", () => {
+    process.env.SUDO_UID = "1000";
+    try {
+      expect(writeCacheFile(join(dir, "v8", "x.bin"), Buffer.from("cache"))).toBe(false);
+      expect(existsSync(join(dir, "v8"))).toBe(false);
+    } finally {
+      delete process.env.SUDO_UID;
+    }
+  });
+
+  it("replaces a link at the cache's name instead of writing through it, and says so where it cannot write", () => {
     const target = join(dir, "victim");
     writeFileSync(target, "keep me");
     mkdirSync(join(dir, "v8"));
-    symlinkSync(target, join(dir, "v8", `x.bin.${process.pid}.tmp`));
+    symlinkSync(target, join(dir, "v8", "x.bin"));
     expect(writeCacheFile(join(dir, "v8", "x.bin"), Buffer.from("cache"))).toBe(true);
     expect(readFileSync(target, "utf8")).toBe("keep me");
     expect(readFileSync(join(dir, "v8", "x.bin"), "utf8")).toBe("cache");
+    expect(readdirSync(join(dir, "v8"))).toEqual(["x.bin"]);
 
     writeFileSync(join(dir, "blocked"), "a file where the folder would be");
     expect(writeCacheFile(join(dir, "blocked", "x.bin"), Buffer.from("cache"))).toBe(false);
