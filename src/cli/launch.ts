@@ -6,8 +6,7 @@ import { runBundle } from "./code-cache.js";
 /**
  * `ctxsmith`, the installed command (`dist/ctxsmith.js`): runs the CLI's bundle beside it
  * (`dist/ctxsmith-cli.cjs`) from V8's code cache in `<cache>/v8/`, one per command (see
- * `cli/code-cache.ts`);
- * `CTXSMITH_NO_CODE_CACHE=1` compiles it afresh every time and keeps no cache.
+ * `cli/code-cache.ts`); `CTXSMITH_NO_CODE_CACHE=1` compiles it afresh every time and keeps none.
  */
 function cacheDir(): string | null {
   return /^(1|true|yes|on)$/i.test(process.env.CTXSMITH_NO_CODE_CACHE?.trim() ?? "") ? null : userCacheDir();
