@@ -11,7 +11,10 @@
  */
 
 import { deserialize, serialize } from "node:v8";
-import { crc32 } from "node:zlib";
+import zlib from "node:zlib";
+
+/** zlib's CRC-32 (Node 20.15+, 22.2+); without it nothing is saved or loaded, and the rank file is read. */
+const crc32: ((data: Uint8Array) => number) | undefined = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
 /** No rank: the bytes are no token. */
 const NONE = 0xffffffff;
@@ -75,7 +78,7 @@ export class BpeCounter {
    * short, changed on disk: their checksum says so).
    */
   static load(bytes: Uint8Array, unicode: string | undefined = process.versions.unicode): BpeCounter | null {
-    if (bytes.length < 8) return null;
+    if (bytes.length < 8 || !crc32) return null;
     const head = new DataView(bytes.buffer, bytes.byteOffset, 8);
     const body = bytes.subarray(8);
     if (head.getUint32(0) !== SAVED_FORMAT || head.getUint32(4) !== crc32(body)) return null;
@@ -97,8 +100,12 @@ export class BpeCounter {
     this.#pattern = pattern;
   }
 
-  /** The counter's tables, to {@link BpeCounter.load} in another process: the format's version and a CRC-32, then the tables. */
-  save(): Buffer {
+  /**
+   * The counter's tables, to {@link BpeCounter.load} in another process: the format's version and
+   * a CRC-32, then the tables; null where this Node has no CRC-32.
+   */
+  save(): Buffer | null {
+    if (!crc32) return null;
     const body = serialize({ source: this.#source, ...this.#table.parts() } satisfies Saved);
     const head = Buffer.alloc(8);
     head.writeUInt32BE(SAVED_FORMAT, 0);

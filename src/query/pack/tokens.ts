@@ -53,7 +53,8 @@ function bpeCounter(encoding: string, cacheDir: string | null): BpeCounter | nul
     return null;
   }
   const counter = BpeCounter.from(file);
-  if (counter && cache !== null) writeCacheFile(cache.path, counter.save(), (name) => name.startsWith(cache.prefix));
+  const tables = counter && cache !== null ? counter.save() : null;
+  if (tables && cache !== null) writeCacheFile(cache.path, tables, (name) => name.startsWith(cache.prefix));
   return counter;
 }
 
