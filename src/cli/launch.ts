@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
 import { userCacheDir } from "../core/cache-dir.js";
+import { envFlag } from "../core/env.js";
 import { runBundle } from "./code-cache.js";
 
 /**
@@ -9,7 +10,7 @@ import { runBundle } from "./code-cache.js";
  * `cli/code-cache.ts`); `CTXSMITH_NO_CODE_CACHE=1` compiles it afresh every time and keeps none.
  */
 function cacheDir(): string | null {
-  return /^(1|true|yes|on)$/i.test(process.env.CTXSMITH_NO_CODE_CACHE?.trim() ?? "") ? null : userCacheDir();
+  return envFlag(process.env.CTXSMITH_NO_CODE_CACHE) ? null : userCacheDir();
 }
 
 /** The command (`context`, `index`, …): each keeps its own compiled code. */

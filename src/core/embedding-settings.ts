@@ -1,4 +1,5 @@
 import { cacheRoot } from "./cache-dir.js";
+import { envFlag, envText } from "./env.js";
 import { ContextSmithError } from "./errors.js";
 
 /**
@@ -78,11 +79,11 @@ const DEFAULT_KEEP_ALIVE_MS = 30_000;
 export function resolveEmbeddingSettings(overrides: Partial<EmbeddingSettings> = {}, env: NodeJS.ProcessEnv = process.env): EmbeddingSettings {
   const provider = overrides.provider ?? parseProvider(env.CTXSMITH_EMBED_PROVIDER);
   const remote = provider === "local" || provider === "none" ? null : PROVIDER_DEFAULTS[provider];
-  const model = overrides.model ?? nonEmpty(env.CTXSMITH_EMBED_MODEL) ?? (remote ? remote.model ?? "" : DEFAULT_EMBED_MODEL);
+  const model = overrides.model ?? envText(env.CTXSMITH_EMBED_MODEL) ?? (remote ? remote.model ?? "" : DEFAULT_EMBED_MODEL);
   if (model === "") throw new ContextSmithError("INVALID_ARGUMENT", `Set CTXSMITH_EMBED_MODEL to the ${provider} model to use (e.g. nomic-embed-text).`);
   const cacheDir = overrides.cacheDir ?? cacheRoot(env);
-  const endpoint = overrides.endpoint ?? nonEmpty(env.CTXSMITH_EMBED_URL) ?? remote?.endpoint ?? null;
-  const apiKey = overrides.apiKey ?? [env.CTXSMITH_EMBED_API_KEY, ...(remote?.keyVariables.map((name) => env[name]) ?? [])].map(nonEmpty).find((key) => key !== undefined) ?? null;
+  const endpoint = overrides.endpoint ?? envText(env.CTXSMITH_EMBED_URL) ?? remote?.endpoint ?? null;
+  const apiKey = overrides.apiKey ?? [env.CTXSMITH_EMBED_API_KEY, ...(remote?.keyVariables.map((name) => env[name]) ?? [])].map(envText).find((key) => key !== undefined) ?? null;
   return Object.freeze({
     provider,
     model,
@@ -90,11 +91,11 @@ export function resolveEmbeddingSettings(overrides: Partial<EmbeddingSettings> =
     apiKey,
     dimensions: overrides.dimensions ?? parseDimensions(env.CTXSMITH_EMBED_DIMENSIONS) ?? remote?.dimensions ?? null,
     cacheDir,
-    offline: overrides.offline ?? (truthy(env.HF_HUB_OFFLINE) || truthy(env.CTXSMITH_OFFLINE)),
-    hubEndpoint: (overrides.hubEndpoint ?? nonEmpty(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, ""),
+    offline: overrides.offline ?? (envFlag(env.HF_HUB_OFFLINE) || envFlag(env.CTXSMITH_OFFLINE)),
+    hubEndpoint: (overrides.hubEndpoint ?? envText(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, ""),
     keepAlive: overrides.keepAlive ?? (env.CTXSMITH_KEEP_ALIVE ? parseKeepAlive(env.CTXSMITH_KEEP_ALIVE) : DEFAULT_KEEP_ALIVE_MS),
-    quantized: overrides.quantized ?? truthy(env.CTXSMITH_EMBED_QUANTIZED),
-    rerankModel: overrides.rerankModel ?? nonEmpty(env.CTXSMITH_RERANK_MODEL) ?? DEFAULT_RERANK_MODEL,
+    quantized: overrides.quantized ?? envFlag(env.CTXSMITH_EMBED_QUANTIZED),
+    rerankModel: overrides.rerankModel ?? envText(env.CTXSMITH_RERANK_MODEL) ?? DEFAULT_RERANK_MODEL,
   });
 }
 
@@ -116,17 +117,9 @@ function parseProvider(value: string | undefined): EmbedProvider | "none" {
 }
 
 function parseDimensions(value: string | undefined): number | undefined {
-  const text = nonEmpty(value);
+  const text = envText(value);
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 65_536) throw new ContextSmithError("INVALID_ARGUMENT", `CTXSMITH_EMBED_DIMENSIONS must be a whole number of dimensions, not "${value}".`);
   return n;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value !== undefined && value.trim() !== "" ? value.trim() : undefined;
-}
-
-function truthy(value: string | undefined): boolean {
-  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
