@@ -61,6 +61,7 @@ const SIGNAL_GRID: Record<SignalName, number[]> = {
   lexical: [0, 0.5, 1, 1.5, 2, 3],
   symbols: [0, 0.5, 1, 1.5, 2, 3],
   references: [0, 0.5, 1, 2, 3, 4],
+  innermostFrame: [0, 0.25, 0.5, 1, 1.5, 2, 3],
   history: [0, 0.25, 0.5, 1, 1.5],
   // With cached signals from a benchmark run that had a real embedding model; without one the signal
   // is empty and every weight scores the same.

@@ -12,6 +12,8 @@ export interface Strategy {
 }
 
 const signalsOff = (...names: SignalName[]): Partial<Record<SignalName, number>> => Object.fromEntries(names.map((n) => [n, 0]));
+/** Every signal off but `name`, at weight 1. */
+const only = (name: SignalName): Record<SignalName, number> => ({ ...signalsOff(...(Object.keys(DEFAULT_RANKING.weights) as SignalName[])), [name]: 1 }) as Record<SignalName, number>;
 const withWeights = (weights: Partial<Record<SignalName, number>>): RankingConfig => resolveRanking({ weights });
 
 /** Every strategy the benchmark knows, by name: the default, the baseline, and one-signal ablations and additions. */
@@ -20,16 +22,17 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     name: "bm25-whole-files",
     describe: "baseline: BM25 over whole files, pasted whole in rank order until the budget is full",
-    config: resolveRanking({ weights: { ...signalsOff("symbols", "references", "history", "semantic", "exactName", "cochange", "callgraph", "centrality"), lexical: 1 }, pathBoost: 0, testPenalty: 1, docPenalty: 1 }),
+    config: resolveRanking({ weights: only("lexical"), pathBoost: 0, testPenalty: 1, docPenalty: 1 }),
     wholeFiles: true,
   },
-  { name: "lexical-only", describe: "the lexical signal alone, packed as usual", config: withWeights({ ...signalsOff("symbols", "references", "history", "semantic", "exactName", "cochange", "callgraph", "centrality"), lexical: 1 }) },
+  { name: "lexical-only", describe: "the lexical signal alone, packed as usual", config: withWeights(only("lexical")) },
   { name: "no-lexical", describe: "default without the lexical signal", config: withWeights(signalsOff("lexical")) },
   { name: "no-symbols", describe: "default without the symbol signal", config: withWeights(signalsOff("symbols")) },
   { name: "no-references", describe: "default without explicit references", config: withWeights(signalsOff("references")) },
+  { name: "no-innermostFrame", describe: "default without a Python traceback's innermost project frame", config: withWeights(signalsOff("innermostFrame")) },
   { name: "no-history", describe: "default without commit-message history", config: withWeights(signalsOff("history")) },
   { name: "no-semantic", describe: "default without the semantic signal", config: withWeights(signalsOff("semantic")) },
-  { name: "embeddings-only", describe: "the semantic signal alone (kNN over symbol-summary vectors), packed as usual", config: withWeights({ ...signalsOff("lexical", "symbols", "references", "history", "exactName", "cochange", "callgraph", "centrality"), semantic: 1 }) },
+  { name: "embeddings-only", describe: "the semantic signal alone (kNN over symbol-summary vectors), packed as usual", config: withWeights(only("semantic")) },
   { name: "plus-exactName", describe: "default plus exact definition-name matches", config: withWeights({ exactName: 1 }) },
   { name: "plus-cochange", describe: "default plus co-change neighbours", config: withWeights({ cochange: 1 }) },
   { name: "plus-callgraph", describe: "default plus call-graph neighbours", config: withWeights({ callgraph: 1 }) },

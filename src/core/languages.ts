@@ -192,6 +192,16 @@ export function isAmbiguousHeader(path: string): boolean {
   return /\.h$/i.test(path);
 }
 
+/**
+ * Whether a path is a vendored copy of another project: a `vendor/`, `_vendor/`, `vendored/`,
+ * `third_party/`, `extern/` or `node_modules/` folder, or a Python package's own `packages/`
+ * folder (`requests/packages/urllib3/`; a `packages/` folder at the root is a monorepo's own).
+ */
+export function isVendoredPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  return /(?:^|\/)(?:_?vendor|vendored|third[_-]?party|extern|externals|node_modules)\//.test(lower) || /[^/]\/packages\/.+\.pyi?$/.test(lower);
+}
+
 /** The parsed language of a path by its extension, or null (a `.h` header: "c", see headerLanguage). */
 export function languageOf(relPath: string): Language | null {
   const kind = classifyPath(relPath);

@@ -7,6 +7,7 @@ import type { SignalContext } from "./signals/context.js";
 import { declarationsSignal } from "./signals/declarations.js";
 import { exactNameSignal } from "./signals/exact-name.js";
 import { historySignal } from "./signals/history.js";
+import { innermostFrameSignal } from "./signals/innermost-frame.js";
 import { lexicalSignal } from "./signals/lexical.js";
 import { referencesSignal } from "./signals/references.js";
 import { withRankedNotes } from "./release-notes.js";
@@ -21,6 +22,7 @@ const FIRST_PASS: ReadonlyArray<[SignalName, Signal]> = [
   ["lexical", lexicalSignal],
   ["symbols", symbolsSignal],
   ["references", referencesSignal],
+  ["innermostFrame", innermostFrameSignal],
   ["history", historySignal],
   ["semantic", semanticSignal],
   ["exactName", exactNameSignal],

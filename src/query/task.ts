@@ -141,7 +141,7 @@ function scannable(text: string): string {
 const FRAME_ECHO_CHARS = 300;
 
 function findFrames(text: string): FrameRef[] {
-  type Found = Omit<FrameRef, "depth"> & { at: number; python?: boolean };
+  type Found = Omit<FrameRef, "depth"> & { at: number };
   const frames: Found[] = [];
   for (const m of text.matchAll(PY_FRAME_RE)) frames.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index, python: true });
   for (const m of text.matchAll(JS_FRAME_RE)) {
@@ -174,7 +174,7 @@ function findFrames(text: string): FrameRef[] {
   const depth = new Map<Found, number>();
   python.forEach((f, i) => depth.set(f, (i + 1) / python.length));
   other.forEach((f, i) => depth.set(f, (other.length - i) / other.length));
-  return found.map((f) => ({ path: f.path, line: f.line, name: f.name, depth: depth.get(f)!, ...(f.jvm ? { jvm: true } : {}) }));
+  return found.map((f) => ({ path: f.path, line: f.line, name: f.name, depth: depth.get(f)!, ...(f.jvm ? { jvm: true } : {}), ...(isPython(f) ? { python: true } : {}) }));
 }
 
 const PYTHON_FILE = /\.pyi?$/;

@@ -18,6 +18,8 @@ export interface FrameRef {
   depth: number;
   /** A JVM frame: `path` is the package's folders and the file, as the frame implies it. */
   jvm?: boolean;
+  /** A Python frame (a traceback's `File "x.py", line 12` or a `.py` mention): innermost last. */
+  python?: boolean;
 }
 
 /** What a task text asks for, as the signals see it. */
@@ -42,7 +44,7 @@ export interface TaskQuery {
 }
 
 /** The signals a ranking fuses. */
-export type SignalName = "lexical" | "symbols" | "references" | "history" | "semantic" | "cochange" | "callgraph" | "exactName" | "centrality" | "declarations" | "changelog";
+export type SignalName = "lexical" | "symbols" | "references" | "history" | "semantic" | "cochange" | "callgraph" | "exactName" | "centrality" | "declarations" | "changelog" | "innermostFrame";
 
 /** One file found by a signal. */
 export interface SignalHit {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyPath, headerLanguage, isAmbiguousHeader, isReleaseNotesPath, isTestPath } from "../../src/core/languages.js";
+import { classifyPath, headerLanguage, isAmbiguousHeader, isReleaseNotesPath, isTestPath, isVendoredPath } from "../../src/core/languages.js";
 
 describe("classifyPath", () => {
   it("parses source files by extension and indexes text files lexically", () => {
@@ -59,6 +59,17 @@ describe("isTestPath", () => {
     }
     for (const path of ["src/main/java/com/acme/Cart.java", "src/cart.go", "src/lib.rs", "src/testing_utils_not.rs", "src/Shop.Core/Cart.cs", "lib/contest.rb", "src/Latest.java", "Sources/Shop/Contest.swift"]) {
       expect(isTestPath(path), path).toBe(false);
+    }
+  });
+});
+
+describe("isVendoredPath", () => {
+  it("knows vendored folders and a Python package's own packages/ folder, not a monorepo's packages/", () => {
+    for (const path of ["requests/packages/urllib3/response.py", "pip/_vendor/rich/text.py", "vendor/github.com/x/y.go", "third_party/zlib/zlib.h", "src/third-party/a.c", "web/node_modules/left-pad/index.js", "deps/extern/x.cpp"]) {
+      expect(isVendoredPath(path), path).toBe(true);
+    }
+    for (const path of ["packages/core/src/index.ts", "packages/shop/cart.py", "shop/cart.py", "src/vendors.py", "lib/external/api.py"]) {
+      expect(isVendoredPath(path), path).toBe(false);
     }
   });
 });

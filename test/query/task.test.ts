@@ -48,6 +48,7 @@ describe("parseTask", () => {
       ["/home/me/proj/shop/cart.py", 12, "add", 0.5],
       ["/usr/lib/python3/site-packages/shop/pricing.py", 40, "total", 1],
     ]);
+    expect(task.frames.every((f) => f.python)).toBe(true);
   });
 
   it("reads JavaScript stack frames and file:line mentions", () => {
@@ -59,6 +60,7 @@ describe("parseTask", () => {
     expect(task.frames[0]!.name).toBe("applyCoupon");
     // JavaScript prints the innermost frame first.
     expect(task.frames.map((f) => f.depth)).toEqual([1, 0.5]);
+    expect(task.frames.some((f) => f.python)).toBe(false);
   });
 
   it("reads JVM stack frames as package paths, the first innermost, each file once", () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine.js";
+import { DEFAULT_RANKING } from "../../../src/query/ranking-config.js";
 import type { SignalName } from "../../../src/query/types.js";
 import { shopRepo } from "../../helpers/shop.js";
 import type { TempRepo } from "../../helpers/repo.js";
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 /** The files one signal finds, best first (all signals off but that one). */
 async function signal(name: SignalName, task: string): Promise<string[]> {
-  const weights = { lexical: 0, symbols: 0, references: 0, history: 0, semantic: 0, cochange: 0, callgraph: 0, exactName: 0, centrality: 0, [name]: 1 };
+  const weights = { ...Object.fromEntries(Object.keys(DEFAULT_RANKING.weights).map((n) => [n, 0])), [name]: 1 };
   const { files } = await engine.rank(task, { refresh: false, ranking: { weights, testPenalty: 1, docPenalty: 1 } });
   return files.map((f) => f.path);
 }
@@ -34,6 +35,23 @@ describe("signals", () => {
       "AttributeError: 'str' object has no attribute 'unit_price'",
     ].join("\n");
     expect((await signal("references", task)).slice(0, 2)).toEqual(["shop/pricing.py", "shop/cart.py"]);
+  });
+
+  it("innermost frame: a Python traceback's innermost project frame, ahead of what the words favour", async () => {
+    const task = [
+      "checkout of a cart with an item quantity fails",
+      "Traceback (most recent call last):",
+      '  File "/home/u/proj/shop/cart.py", line 11, in checkout',
+      '  File "/home/u/proj/shop/pricing.py", line 5, in total_price',
+      '  File "/usr/lib/python3.11/decimal.py", line 380, in quantize',
+    ].join("\n");
+    expect(await signal("innermostFrame", task)).toEqual(["shop/pricing.py"]);
+    // The task's words are about the cart: without the signal cart.py ranks first.
+    const without = await engine.rank(task, { refresh: false, ranking: { weights: { innermostFrame: 0 } } });
+    expect(without.files[0]?.path).toBe("shop/cart.py");
+    const { files } = await engine.rank(task, { refresh: false });
+    expect(files[0]?.path).toBe("shop/pricing.py");
+    expect(files[0]?.signals.innermostFrame?.evidence).toBe("innermost frame pricing.py:5 in total_price");
   });
 
   it("references: paths, dotted modules and backticked names map to their files", async () => {
