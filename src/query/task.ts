@@ -55,15 +55,53 @@ const DOC_WORDS = /\b(?:documentation|docs|readme|changelog|tutorial|typo)\b/i;
 
 /** A line of a package listing: `name  1.2.3` (pip list, conda list, version tables). */
 const PACKAGE_LINE = /^\s*[\w.-]+(?:\s+|==)v?\d+(?:\.\w+)+\S*(?:\s+\S+)?\s*$/;
+/** A `key: value` line of a version report (`numpy: 1.18.5`, `OS: Darwin`, `netCDF4: None`). */
+const REPORT_LINE = /^\s*[\w.-]{1,40}\s*:\s+(\S.{0,100}?)\s*$/;
+/** A report's value that is a version or says there is none. */
+const VERSION_VALUE = /^(?:v?\d+(?:\.\w+)+\S*|none|null|unknown|n\/a|not installed)(?:\s|$)/i;
+/** A version report is this many `key: value` lines or more (a line between them, `[Clang 10.0.0 ]`, allowed)... */
+const MIN_REPORT_LINES = 8;
+/** ...of which at least this share give a version or none. */
+const MIN_VERSION_SHARE = 0.5;
 
 /**
- * The text without pasted environment dumps — package listings such as `pip list` — whose
- * hundreds of package names match the project's config files and changelogs, not its code.
+ * The text without pasted environment dumps — package listings such as `pip list`, and version
+ * reports such as `xr.show_versions()`, `pd.show_versions()`, `sklearn.show_versions()` — whose
+ * dozens of package names match the project's config files, changelogs and version utilities,
+ * not its code.
  */
 function withoutEnvironmentDumps(text: string): string {
   const lines = text.split("\n");
-  const kept = lines.filter((line) => line.length > MAX_PACKAGE_LINE || !PACKAGE_LINE.test(line));
-  return kept.length === lines.length ? text : kept.join("\n");
+  const drop = new Uint8Array(lines.length);
+  lines.forEach((line, i) => {
+    if (line.length <= MAX_PACKAGE_LINE && PACKAGE_LINE.test(line)) drop[i] = 1;
+  });
+  // Runs of `key: value` lines (blank lines and one other line between two of them allowed).
+  let start = -1;
+  let entries = 0;
+  let versions = 0;
+  let last = -1;
+  const close = (): void => {
+    if (start >= 0 && entries >= MIN_REPORT_LINES && versions >= MIN_VERSION_SHARE * entries) drop.fill(1, start, last + 1);
+    start = -1;
+    entries = versions = 0;
+  };
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    const entry = line.length <= MAX_PACKAGE_LINE ? REPORT_LINE.exec(line) : null;
+    if (!entry) {
+      // One stray line (a wrapped value) inside a report; two end it.
+      if (start >= 0 && last < i - 1 && lines.slice(last + 1, i).some((l) => l.trim() !== "")) close();
+      return;
+    }
+    if (start < 0) start = i;
+    entries++;
+    if (VERSION_VALUE.test(entry[1]!)) versions++;
+    last = i;
+  });
+  close();
+  if (!drop.includes(1)) return text;
+  return lines.filter((_, i) => !drop[i]).join("\n");
 }
 
 

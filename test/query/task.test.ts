@@ -138,6 +138,23 @@ describe("parseTask", () => {
     expect(task.terms.has("xfail")).toBe(true);
   });
 
+  it("leaves pasted version reports (show_versions) out of the terms, not a config the task is about", () => {
+    const report = [
+      "commit: None", "python: 3.8.3 (default, Jul  2 2020, 11:26:31) ", "[Clang 10.0.0 ]", "python-bits: 64", "OS: Darwin", "machine: x86_64",
+      "LANG: en_US.UTF-8", "libhdf5: 1.10.6", "libnetcdf: None", "", "xarray: 0.16.0", "pandas: 1.0.5", "numpy: 1.18.5", "netCDF4: None", "dask: 2.20.0",
+      "setuptools: 49.2.0.post20200714", "sphinx: None",
+    ];
+    const task = parseTask(["Dataset.update loses chunks", "ds.update(other) computes the dask array.", "```", ...report, "```", "Is the chunking meant to be lost?"].join("\r\n"));
+    for (const name of ["netcdf4", "libhdf5", "setuptools", "sphinx", "darwin", "pandas"]) expect(task.terms.has(name), name).toBe(false);
+    for (const word of ["update", "chunks", "dask", "chunking"]) expect(task.terms.has(word), word).toBe(true);
+    // `dask` is in the prose too: it stays, once.
+    expect(task.terms.get("dask")).toBe(1);
+
+    const config = ["retries: 3", "timeout: 30s", "backoff: exponential", "queue: payments", "workers: 4", "region: eu-west-1", "retry_on: declined", "log_level: debug"];
+    const kept = parseTask(["The retry settings are ignored", ...config].join("\n"));
+    for (const word of ["backoff", "exponential", "declined", "queue"]) expect(kept.terms.has(word), word).toBe(true);
+  });
+
   it("weighs the title's terms twice", () => {
     const task = parseTask("Cart total wrong\nThe total of the cart is wrong when a coupon applies");
     expect(task.terms.get("cart")).toBeCloseTo(2 * (1 + Math.log(2)));
