@@ -151,7 +151,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
   // Every signal once, cached for the tuner (this also loads the indexes, so the timings below
   // are a warm process's: what a server pays for a new task on a current index).
   const { results } = searcher.rankWithSignals(task, { compute: SIGNALS, taskVector: vector });
-  const cache: SignalCache = { instance_id: instance.instance_id, repo: instance.repo, gold: scored.map((g) => g.path), aboutTests: parsed.aboutTests, aboutDocs: parsed.aboutDocs, results };
+  const cache: SignalCache = { instance_id: instance.instance_id, repo: instance.repo, gold: scored.map((g) => g.path), aboutTests: parsed.aboutTests, aboutDocs: parsed.aboutDocs, aboutVendored: parsed.aboutVendored, results };
   writeFileSync(join(options.outDir, "signals", `${instance.instance_id}.json`), JSON.stringify(cache));
 
   const strategies: Record<string, StrategyOutcome> = {};

@@ -66,6 +66,8 @@ export interface SignalCache {
   gold: string[];
   aboutTests: boolean;
   aboutDocs: boolean;
+  /** Absent in caches written before vendored code was demoted. */
+  aboutVendored?: boolean;
   results: SignalResult[];
 }
 

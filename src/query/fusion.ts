@@ -1,17 +1,20 @@
 import type { RankingConfig } from "./ranking-config.js";
-import { isTestPath } from "../core/languages.js";
+import { isTestPath, isVendoredPath } from "../core/languages.js";
 import { isDocPath } from "./task.js";
 import type { RankedFile, SignalResult, TaskQuery } from "./types.js";
+
+/** What the fusion reads of a task: whether tests, docs and vendored code are what it is about (absent: not). */
+export type TaskScope = Pick<TaskQuery, "aboutTests" | "aboutDocs"> & Partial<Pick<TaskQuery, "aboutVendored">>;
 
 /**
  * Weighted reciprocal-rank fusion with a score term: a file's score is
  * Σ weight[s] × (1 / (k + rank_s(file)) + scoreMix × score_s(file) / (score_s(top) × (k + 1)))
  * over the signals that found it. Ranks combine signals of incomparable scales; each list's scores
  * as shares of its own best keep what ranks lose (a clear winner stays ahead of its neighbours).
- * Then tests and docs are demoted unless the task is about them. The semantic signal's weight is
+ * Then tests, docs and vendored copies of other projects are demoted unless the task is about them. The semantic signal's weight is
  * scaled by its agreement with the others on this query (`semanticGate`).
  */
-export function fuse(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">): RankedFile[] {
+export function fuse(results: readonly SignalResult[], config: RankingConfig, task: TaskScope): RankedFile[] {
   return fuseWeighted(results, config, task, semanticGate(results, config, task));
 }
 
@@ -31,7 +34,7 @@ const GATE_BACKGROUND = 40;
  * of the possible excess or more the whole weight applies. A model that knows the code agrees on
  * several files or on its first; a useless one agrees as chance does.
  */
-export function semanticGate(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">): number {
+export function semanticGate(results: readonly SignalResult[], config: RankingConfig, task: TaskScope): number {
   const full = config.semanticAgreement;
   const semantic = results.find((r) => r.name === "semantic");
   if (!(full > 0) || !semantic || semantic.hits.length === 0 || !config.weights.semantic) return 1;
@@ -58,7 +61,7 @@ export function semanticGate(results: readonly SignalResult[], config: RankingCo
 }
 
 /** The fusion, with the semantic signal's weight times `semanticShare` (its evidence is kept at any share). */
-function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, task: Pick<TaskQuery, "aboutTests" | "aboutDocs">, semanticShare: number): RankedFile[] {
+function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, task: TaskScope, semanticShare: number): RankedFile[] {
   const files = new Map<string, RankedFile>();
   for (const { name, hits } of results) {
     if (!config.weights[name]) continue;
@@ -79,6 +82,7 @@ function fuseWeighted(results: readonly SignalResult[], config: RankingConfig, t
   for (const file of ranked) {
     if (!task.aboutTests && isTestPath(file.path)) file.score *= config.testPenalty;
     else if (!task.aboutDocs && isDocPath(file.path)) file.score *= config.docPenalty;
+    else if (!task.aboutVendored && isVendoredPath(file.path)) file.score *= config.vendorPenalty;
   }
   return ranked.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,4 +1,4 @@
-import { isReleaseNotesPath, isTestPath } from "../core/languages.js";
+import { isReleaseNotesPath, isTestPath, isVendoredPath } from "../core/languages.js";
 import { tokenize } from "../core/tokenize.js";
 import type { FrameRef, TaskQuery } from "./types.js";
 
@@ -52,6 +52,7 @@ const MAX_TITLE = 200;
 const NOT_DOTTED = /^(?:e\.g|i\.e|etc|vs|www\.|https?|[\d.]+$)/i;
 const TEST_WORDS = /\b(?:unit ?tests?|test (?:file|case|suite|helper|fixture|runner)s?|conftest|fixtures?|flaky)\b/i;
 const DOC_WORDS = /\b(?:documentation|docs|readme|changelog|tutorial|typo)\b/i;
+const VENDOR_WORDS = /\b(?:vendor(?:ed|ing)?|third[ _-]party|bundled (?:copy|version))\b/i;
 
 /** A line of a package listing: `name  1.2.3` (pip list, conda list, version tables). */
 const PACKAGE_LINE = /^\s*[\w.-]+(?:\s+|==)v?\d+(?:\.\w+)+\S*(?:\s+\S+)?\s*$/;
@@ -164,6 +165,7 @@ export function parseTask(text: string): TaskQuery {
     codeWords: [...codeWords].filter((id) => !STOPWORDS.has(id.toLowerCase())),
     aboutTests: mentionsTestPath || TEST_WORDS.test(text),
     aboutDocs: DOC_WORDS.test(text) || paths.some((p) => isDocPath(p)),
+    aboutVendored: VENDOR_WORDS.test(text) || paths.some((p) => isVendoredPath(p)),
   };
 }
 

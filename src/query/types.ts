@@ -41,6 +41,11 @@ export interface TaskQuery {
   aboutTests: boolean;
   /** Whether the task is about documentation (then docs are not demoted). */
   aboutDocs: boolean;
+  /**
+   * Whether the task is about vendored code (writes a vendored path, or "vendored", "third-party"; a
+   * traceback passing through it is not enough): then it is not demoted.
+   */
+  aboutVendored: boolean;
 }
 
 /** The signals a ranking fuses. */

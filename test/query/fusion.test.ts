@@ -52,6 +52,13 @@ describe("fuse", () => {
     expect(fuse(results, config, task).map((f) => f.path)).toEqual(["cart.py", "tests/test_cart.py", "docs/cart.md"]);
     expect(fuse(results, config, { aboutTests: true, aboutDocs: true }).map((f) => f.path)).toEqual(["tests/test_cart.py", "docs/cart.md", "cart.py"]);
   });
+
+  it("demotes vendored copies of other projects unless the task is about them", () => {
+    const config = resolveRanking({ vendorPenalty: 0.1 });
+    const results: SignalResult[] = [{ name: "lexical", hits: hits("requests/packages/urllib3/exceptions.py", "requests/adapters.py") }];
+    expect(fuse(results, config, task).map((f) => f.path)).toEqual(["requests/adapters.py", "requests/packages/urllib3/exceptions.py"]);
+    expect(fuse(results, config, { ...task, aboutVendored: true }).map((f) => f.path)).toEqual(["requests/packages/urllib3/exceptions.py", "requests/adapters.py"]);
+  });
 });
 
 describe("the semantic signal's gate: its weight scaled by its agreement with the other signals beyond chance", () => {

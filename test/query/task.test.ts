@@ -165,6 +165,11 @@ describe("parseTask", () => {
     expect(parseTask("charge_card raises KeyError").aboutTests).toBe(false);
     expect(parseTask("the unit tests of tests/test_cart.py are flaky").aboutTests).toBe(true);
     expect(parseTask("Typo in the documentation of retries").aboutDocs).toBe(true);
+    expect(parseTask("ReadTimeout from urllib3 is not wrapped").aboutVendored).toBe(false);
+    expect(parseTask("Update the vendored urllib3").aboutVendored).toBe(true);
+    expect(parseTask("see requests/packages/urllib3/response.py").aboutVendored).toBe(true);
+    // A traceback through vendored code is not a task about it.
+    expect(parseTask('Traceback (most recent call last):\n  File "/usr/lib/python3/site-packages/requests/packages/urllib3/response.py", line 9, in read\nReadTimeoutError').aboutVendored).toBe(false);
   });
 });
 
