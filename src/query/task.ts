@@ -77,28 +77,30 @@ function withoutEnvironmentDumps(text: string): string {
   lines.forEach((line, i) => {
     if (line.length <= MAX_PACKAGE_LINE && PACKAGE_LINE.test(line)) drop[i] = 1;
   });
-  // Runs of `key: value` lines (blank lines and one other line between two of them allowed).
+  // Runs of `key: value` lines; blank lines and one other line (a wrapped value) between two of
+  // them stay in the run, two other lines in a row end it.
   let start = -1;
+  let last = -1;
   let entries = 0;
   let versions = 0;
-  let last = -1;
+  let strays = 0;
   const close = (): void => {
     if (start >= 0 && entries >= MIN_REPORT_LINES && versions >= MIN_VERSION_SHARE * entries) drop.fill(1, start, last + 1);
     start = -1;
-    entries = versions = 0;
+    entries = versions = strays = 0;
   };
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     const entry = line.length <= MAX_PACKAGE_LINE ? REPORT_LINE.exec(line) : null;
     if (!entry) {
-      // One stray line (a wrapped value) inside a report; two end it.
-      if (start >= 0 && last < i - 1 && lines.slice(last + 1, i).some((l) => l.trim() !== "")) close();
+      if (start >= 0 && ++strays > 1) close();
       return;
     }
     if (start < 0) start = i;
     entries++;
     if (VERSION_VALUE.test(entry[1]!)) versions++;
     last = i;
+    strays = 0;
   });
   close();
   if (!drop.includes(1)) return text;
