@@ -112,7 +112,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     symbols: 1,
     references: 0.5,
     // A Python traceback's innermost project frame: on the Python tuning set R@1 55.3 -> 61.2 macro
-    // at 1 (flat from 1 up), nothing else moved on either set (bench/results-tune/frames.md).
+    // at 1 (flat from 1 up), nothing else moved on either set (bench/results-tune/task-evidence.md).
     innermostFrame: 1,
     history: 0.5,
     // Not tuned on a real model: none can be downloaded on the machines that tune. Set with
@@ -133,7 +133,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
   testPenalty: 0.5,
   docPenalty: 0.5,
   // Flat from 0.7 down to 0.2 on both tuning sets: Python R@3 +1.8 macro (requests' vendored
-  // urllib3 above its own adapters.py), nothing lost (bench/results-tune/references.md).
+  // urllib3 above its own adapters.py), nothing lost (bench/results-tune/task-evidence.md).
   vendorPenalty: 0.5,
   bm25: Object.freeze({ k1: 1.2, b: 0.75 }),
   pathBoost: 2,

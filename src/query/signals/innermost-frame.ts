@@ -12,7 +12,7 @@ import { HitCollector } from "./result.js";
  * the project's own code is what changes. The references signal already weighs every frame by its
  * depth; this one lifts the innermost above files the task's words favour. Other formats (JVM,
  * JavaScript, compiler messages) are left to the references signal: on the multi-language tuning
- * set their innermost frame found as many fixes as it lost (bench/results-tune/frames.md).
+ * set their innermost frame found as many fixes as it lost (bench/results-tune/task-evidence.md).
  */
 export function innermostFrameSignal(ctx: SignalContext): SignalResult {
   const { task, paths } = ctx;
