@@ -112,7 +112,8 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     symbols: 1,
     references: 0.5,
     // A Python traceback's innermost project frame: on the Python tuning set R@1 55.3 -> 61.2 macro
-    // at 1 (flat from 1 up), nothing else moved on either set (bench/results-tune/task-evidence.md).
+    // at 1 (flat from 1 up; every held-out repository picks 1), one instance's lines lost at 4k,
+    // the multi-language set unchanged (bench/results-tune/task-evidence.md).
     innermostFrame: 1,
     history: 0.5,
     // Not tuned on a real model: none can be downloaded on the machines that tune. Set with
