@@ -42,8 +42,6 @@ const MAX_PACKAGE_LINE = 200;
 const BACKTICK_RE = /`{1,3}([^`\n]{1,200})`{1,3}/g;
 const IDENT_RE = /\b[A-Za-z_$][\w$]*\b/g;
 const CALL_RE = /\b([A-Za-z_$][\w$]*)\s*\(/g;
-/** A call in a sentence: the name right before its parenthesis (`vel()`, `.register_hook()`); "line (release" is prose. */
-const PROSE_CALL_RE = /\b([A-Za-z_$][\w$]*)\((?=[^()\n]{0,80}\))/g;
 
 /** Terms of the first line (the title of an issue) weigh this many times more... */
 const TITLE_WEIGHT = 2;
@@ -142,9 +140,6 @@ export function parseTask(text: string): TaskQuery {
   for (const d of dotted) for (const part of d.split(".")) if (looksLikeCode(part) || /^[A-Z]/.test(part)) identifiers.add(part);
   // Names called in a snippet say which APIs are involved, but a snippet is as often the code to
   // add as the code that fails: they are code words (the exact-name signal), not references.
-  // A call written in a sentence (`the .register_hook() method`) names the function the task is
-  // about, where a snippet's calls may be the code to add (below).
-  if (process.env.PROSE_CALLS === "1") for (const m of prose(scan).matchAll(PROSE_CALL_RE)) if (m[1]!.length > 2 && !STOPWORDS.has(m[1]!.toLowerCase())) identifiers.add(m[1]!);
   const codeWords = new Set(identifiers);
   for (const m of scan.matchAll(CALL_RE)) if (m[1]!.length > 2) codeWords.add(m[1]!);
   for (const m of scan.matchAll(IDENT_RE)) if (looksLikeCode(m[0])) codeWords.add(m[0]);
@@ -174,14 +169,6 @@ export function parseTask(text: string): TaskQuery {
     aboutDocs: DOC_WORDS.test(text) || paths.some((p) => isDocPath(p)),
     aboutVendored: VENDOR_WORDS.test(text) || paths.some((p) => isVendoredPath(p)),
   };
-}
-
-/** A fenced code block, a console prompt's line or an indented line: code, not a sentence. */
-const CODE_LINES = /^(?:\s*(?:`{3}|~{3})[^\n]*\n[\s\S]*?(?:^\s*(?:`{3}|~{3})\s*$|(?![\s\S]))|(?:\s*(?:>>>|\.\.\.|In \[\d+\]:|\$) .*| {4,}\S.*|\t+\S.*)$)/gm;
-
-/** The text's sentences: fenced blocks, prompts and indented code blanked out. */
-function prose(text: string): string {
-  return text.replace(CODE_LINES, " ");
 }
 
 /** The text with every run of non-space characters longer than {@link MAX_REF_CHARS} blanked out. */
