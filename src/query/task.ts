@@ -221,6 +221,11 @@ function findFrames(text: string): FrameRef[] {
 
 const PYTHON_FILE = /\.pyi?$/;
 
+/** A frame as evidence names it: `cart.py:12 in checkout` (the line left out when unknown). */
+export function frameLabel(frame: FrameRef): string {
+  return `${frame.path.split(/[\\/]/).pop()}${frame.line > 0 ? `:${frame.line}` : ""}${frame.name ? ` in ${frame.name}` : ""}`;
+}
+
 /**
  * A JVM frame's file as a repository path: the package's folders and the file name
  * (`com.acme.Cart$Line.add` in `Cart.java` → `com/acme/Cart.java`), and its function as

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "../../src/core/languages.js";
-import { isDocPath, parseTask } from "../../src/query/task.js";
+import { frameLabel, isDocPath, parseTask } from "../../src/query/task.js";
 
 describe("parseTask", () => {
   // Before the patterns were made linear, one 200,000-character token kept the parser busy for
@@ -94,6 +94,11 @@ describe("parseTask", () => {
       ["src/ext.c", 1],
       ["src/ext.h", 0.5],
     ]);
+  });
+
+  it("labels a frame for evidence: file, line when known, function", () => {
+    expect(frameLabel({ path: "/home/u/shop/cart.py", line: 12, name: "checkout", depth: 1 })).toBe("cart.py:12 in checkout");
+    expect(frameLabel({ path: "C:\\proj\\shop\\cart.py", line: 0, name: "", depth: 1 })).toBe("cart.py");
   });
 
   it("reads Rust panics, Go panics and compiler errors as file:line mentions, the first innermost", () => {

@@ -1,4 +1,5 @@
 import { isTestPath, isVendoredPath } from "../../core/languages.js";
+import { frameLabel } from "../task.js";
 import type { SignalResult } from "../types.js";
 import type { SignalContext } from "./context.js";
 import { HitCollector } from "./result.js";
@@ -21,7 +22,7 @@ export function innermostFrameSignal(ctx: SignalContext): SignalResult {
   for (const frame of frames) {
     const files = paths.resolve(frame.path).filter((p) => (task.aboutTests || !isTestPath(p)) && !isVendoredPath(p));
     if (files.length === 0) continue;
-    const where = `innermost frame ${frame.path.split(/[\\/]/).pop()}:${frame.line}${frame.name ? ` in ${frame.name}` : ""}`;
+    const where = `innermost frame ${frameLabel(frame)}`;
     for (const path of files) hits.add(path, 1 / files.length, where);
     break;
   }

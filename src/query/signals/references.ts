@@ -1,4 +1,5 @@
 import { findDefinitions } from "../definitions.js";
+import { frameLabel } from "../task.js";
 import type { SignalResult } from "../types.js";
 import type { SignalContext } from "./context.js";
 import { HitCollector } from "./result.js";
@@ -27,7 +28,7 @@ export function referencesSignal(ctx: SignalContext): SignalResult {
     const parts = frame.jvm ? frame.path.split("/") : [];
     for (let i = 1; files.length === 0 && i < parts.length - 1; i++) files = paths.resolve(parts.slice(i).join("/"));
     const depth = 0.5 + 0.5 * frame.depth;
-    for (const path of files) hits.add(path, (FRAME * depth) / files.length, `frame ${frame.path.split("/").pop()}:${frame.line}${frame.name ? ` in ${frame.name}` : ""}`);
+    for (const path of files) hits.add(path, (FRAME * depth) / files.length, `frame ${frameLabel(frame)}`);
   }
 
   for (const written of task.paths) {
