@@ -22,7 +22,7 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     name: "bm25-whole-files",
     describe: "baseline: BM25 over whole files, pasted whole in rank order until the budget is full",
-    config: resolveRanking({ weights: only("lexical"), pathBoost: 0, testPenalty: 1, docPenalty: 1 }),
+    config: resolveRanking({ weights: only("lexical"), pathBoost: 0, testPenalty: 1, docPenalty: 1, vendorPenalty: 1 }),
     wholeFiles: true,
   },
   { name: "lexical-only", describe: "the lexical signal alone, packed as usual", config: withWeights(only("lexical")) },
