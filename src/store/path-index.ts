@@ -1,5 +1,7 @@
 import { tokenize } from "../core/tokenize.js";
 
+/** Where an installed package's files are (Python's `site-packages`, Debian's `dist-packages`): the path after it is the package's. */
+const INSTALLED = /(?:^|\/)(?:site|dist)-packages\//;
 /** Extensions a module path may resolve to, and the file names that stand for their folder. */
 const MODULE_EXT = /\.(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs)$/;
 const FOLDER_MODULE = /\/(?:__init__|index|mod|lib)$/;
@@ -39,17 +41,25 @@ export class PathIndex {
 
   /**
    * Files a written path may mean: the path itself; for an absolute path or one with a prefix
-   * the repository does not have (`/home/me/proj/src/app.py`, `site-packages/pkg/x.py`), the
-   * longest tail that is a file; for a bare or partial path, the files ending with it.
+   * the repository does not have (`/home/me/proj/src/app.py`), the longest tail that is a file;
+   * for an installed package's file (`…/site-packages/pkg/x.py`), the files ending with its path in
+   * the package (`src/pkg/x.py` in a src layout); for a bare or partial path, the files ending with it.
    */
   resolve(written: string): string[] {
     const path = written.replace(/\\/g, "/").replace(/^\.\//, "");
     if (this.#paths.has(path)) return [path];
-    const parts = path.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
-    for (let i = 1; i < parts.length; i++) {
-      const tail = parts.slice(i).join("/");
+    const installed = INSTALLED.exec(path);
+    if (installed) return this.#endingWith(parts(path.slice(installed.index + installed[0].length)));
+    const all = parts(path);
+    for (let i = 1; i < all.length; i++) {
+      const tail = all.slice(i).join("/");
       if (this.#paths.has(tail)) return [tail];
     }
+    return this.#endingWith(all);
+  }
+
+  /** The files whose path ends with these parts. */
+  #endingWith(parts: readonly string[]): string[] {
     const base = parts[parts.length - 1];
     if (!base) return [];
     const suffix = `/${parts.join("/")}`;
@@ -95,4 +105,9 @@ export class PathIndex {
     }
     return (this.#modules = modules);
   }
+}
+
+/** A written path's folders and file, without empty, `.` and `..` parts. */
+function parts(path: string): string[] {
+  return path.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
 }

@@ -13,6 +13,14 @@ describe("PathIndex", () => {
     expect(paths.resolve("nothing.py")).toEqual([]);
   });
 
+  it("resolves an installed package's file to its source, whatever the layout", () => {
+    expect(paths.resolve("/usr/lib/python3/site-packages/shop/cart.py")).toEqual(["src/shop/cart.py"]);
+    expect(paths.resolve("C:\\Python310\\Lib\\site-packages\\shop\\payments\\retry.py")).toEqual(["src/shop/payments/retry.py"]);
+    expect(paths.resolve("/usr/lib/python3/dist-packages/shop/cart.py")).toEqual(["src/shop/cart.py"]);
+    // Another package's file is not this repository's, even where a file name is shared.
+    expect(paths.resolve("/usr/lib/python3/site-packages/numpy/cart.py")).toEqual([]);
+  });
+
   it("resolves dotted module paths to files, with the member parts left over", () => {
     expect(paths.resolveModule("shop.payments.retry.RetryPolicy.next_delay")).toEqual({ paths: ["src/shop/payments/retry.py"], rest: ["RetryPolicy", "next_delay"] });
     expect(paths.resolveModule("src.shop")).toEqual({ paths: ["src/shop/__init__.py"], rest: [] });
