@@ -1,7 +1,10 @@
 import { tokenize } from "../core/tokenize.js";
 
-/** Where an installed package's files are (Python's `site-packages`, Debian's `dist-packages`): the path after it is the package's. */
-const INSTALLED = /(?:^|\/)(?:site|dist)-packages\//;
+/**
+ * Where an installed package's files are (Python's `site-packages`, Debian's `dist-packages`, an
+ * egg's folder in them): the path after it is the package's.
+ */
+const INSTALLED = /(?:^|\/)(?:site|dist)-packages\/(?:[^/]+\.egg\/)?/;
 /** Extensions a module path may resolve to, and the file names that stand for their folder. */
 const MODULE_EXT = /\.(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs)$/;
 const FOLDER_MODULE = /\/(?:__init__|index|mod|lib)$/;
@@ -49,7 +52,10 @@ export class PathIndex {
     const path = written.replace(/\\/g, "/").replace(/^\.\//, "");
     if (this.#paths.has(path)) return [path];
     const installed = INSTALLED.exec(path);
-    if (installed) return this.#endingWith(parts(path.slice(installed.index + installed[0].length)));
+    if (installed) {
+      const found = this.#endingWith(parts(path.slice(installed.index + installed[0].length)));
+      if (found.length > 0) return found;
+    }
     const all = parts(path);
     for (let i = 1; i < all.length; i++) {
       const tail = all.slice(i).join("/");

@@ -17,6 +17,9 @@ describe("PathIndex", () => {
     expect(paths.resolve("/usr/lib/python3/site-packages/shop/cart.py")).toEqual(["src/shop/cart.py"]);
     expect(paths.resolve("C:\\Python310\\Lib\\site-packages\\shop\\payments\\retry.py")).toEqual(["src/shop/payments/retry.py"]);
     expect(paths.resolve("/usr/lib/python3/dist-packages/shop/cart.py")).toEqual(["src/shop/cart.py"]);
+    expect(paths.resolve("/home/u/.pyenv/lib/python2.7/site-packages/shop-2.3.0-py2.7.egg/shop/cart.py")).toEqual(["src/shop/cart.py"]);
+    // A package folder the repository has at its root, written the way an older install lays it out.
+    expect(paths.resolve("/usr/lib/python3/site-packages/unpacked/web/app/index.ts")).toEqual(["web/app/index.ts"]);
     // Another package's file is not this repository's, even where a file name is shared.
     expect(paths.resolve("/usr/lib/python3/site-packages/numpy/cart.py")).toEqual([]);
   });
