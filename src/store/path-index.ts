@@ -51,9 +51,12 @@ export class PathIndex {
   resolve(written: string): string[] {
     const path = written.replace(/\\/g, "/").replace(/^\.\//, "");
     if (this.#paths.has(path)) return [path];
+    // A package's folder and file at least: a module alone (`site-packages/six.py`) would match
+    // every file of that name, a vendored copy's too.
     const installed = INSTALLED.exec(path);
-    if (installed) {
-      const found = this.#endingWith(parts(path.slice(installed.index + installed[0].length)));
+    const inPackage = installed ? parts(path.slice(installed.index + installed[0].length)) : [];
+    if (inPackage.length >= 2) {
+      const found = this.#endingWith(inPackage);
       if (found.length > 0) return found;
     }
     const all = parts(path);

@@ -22,6 +22,7 @@ describe("PathIndex", () => {
     expect(paths.resolve("/usr/lib/python3/site-packages/unpacked/web/app/index.ts")).toEqual(["web/app/index.ts"]);
     // Another package's file is not this repository's, even where a file name is shared.
     expect(paths.resolve("/usr/lib/python3/site-packages/numpy/cart.py")).toEqual([]);
+    expect(paths.resolve("/usr/lib/python3/site-packages/cart.py")).toEqual([]);
   });
 
   it("resolves dotted module paths to files, with the member parts left over", () => {
