@@ -1,3 +1,8 @@
+/**
+ * Files that only make ContextSmith faster (V8's code cache, token tables): any of them may be
+ * missing, refused or deleted at any time, and a folder that cannot be written costs only the speed.
+ */
+
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -5,11 +10,6 @@ import { threadId } from "node:worker_threads";
 
 /** A temporary file older than this was left by a process that died writing it. */
 const ABANDONED_MS = 60 * 60 * 1000;
-
-/**
- * Files that only make ContextSmith faster (V8's code cache, token tables): any of them may be
- * missing, refused or deleted at any time, and a folder that cannot be written costs only the speed.
- */
 
 /**
  * A cache file's bytes, or undefined when it is not there, cannot be read, or is not the user's

@@ -53,8 +53,10 @@ function bpeCounter(encoding: string, cacheDir: string | null): BpeCounter | nul
     return null;
   }
   const counter = BpeCounter.from(file);
-  const tables = counter && cache !== null ? counter.save() : null;
-  if (tables && cache !== null) writeCacheFile(cache.path, tables, (name) => name.startsWith(cache.prefix));
+  if (counter && cache !== null) {
+    const tables = counter.save();
+    if (tables) writeCacheFile(cache.path, tables, (name) => name.startsWith(cache.prefix));
+  }
   return counter;
 }
 
