@@ -272,6 +272,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     { key: "coverage", title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20].flatMap((coverFiles) => [0.05, 0.1, 0.25, 0.5, 1].map((coverValue) => ({ coverFiles, coverValue })))] },
     // Packs cached before the release notes were (no `releaseNotes`) score the same in every row.
     { key: "notes", title: "Release notes", settings: [{ notesValue: 0 }, ...[0.05, 0.1, 0.2].flatMap((notesShare) => [0.01, 0.05, 0.2].map((notesValue) => ({ notesShare, notesValue })))] },
+    { key: "score", title: "Fused score's share as a file's worth", settings: [0, 1, 2, 3, 4, 5, 8].map((scoreSharpness) => ({ scoreSharpness })) },
     { key: "imports", title: "Import statements", settings: [0, 0.02, 0.05, 0.1, 0.2].map((importsValue) => ({ importsValue })) },
   ];
   const exchange: string[] = [];
@@ -294,6 +295,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
 
   const grid: Partial<Record<keyof PackConfig, number[]>> = {
     rankDecay: [0.5, 1, 1.5, 2, 3],
+    scoreSharpness: [0, 2, 3, 4],
     outlineValue: [0.05, 0.15, 0.3, 0.6],
     matchSharpness: [0, 1, 2, 3, 5, 8],
     maxFiles: [5, 10, 20],

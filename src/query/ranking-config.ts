@@ -59,6 +59,11 @@ export interface PackConfig {
   readonly maxFiles: number;
   /** The value of a file's code falls with its rank r (1-based) as 1 / r^rankDecay. */
   readonly rankDecay: number;
+  /**
+   * ...and with its fused score s against the best packed file's s₁ as (s / s₁)^scoreSharpness: a
+   * file the ranking put far behind the first gets less of the budget than its rank alone gives.
+   */
+  readonly scoreSharpness: number;
   /** Each further pick from the same file is worth this factor less than the one before. */
   readonly repeatDiscount: number;
   /** Value of a file outline relative to the file's weight (cheap, and keeps the file in view). */
@@ -151,6 +156,9 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     // (every held-out repository picked 2; bench/results-tune/lines.md).
     maxFiles: 2,
     rankDecay: 1.5,
+    // Every held-out repository of both tuning sets picked 3 from 0–8 (Python lines@4k macro
+    // 48.9 → 51.3, lines@8k 61.9 → 63.7; nothing lost on either set; bench/results-tune/file-worth.md).
+    scoreSharpness: 3,
     repeatDiscount: 0.8,
     outlineValue: 0.05,
     matchSharpness: 3,

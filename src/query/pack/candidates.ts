@@ -17,7 +17,8 @@ const HEAD_LINES = 80;
 export type TermWeights = ReadonlyMap<string, number>;
 
 /**
- * The candidates of one file and their values. The file is worth `1 / rank^rankDecay`; its code is
+ * The candidates of one file and their values. The file is worth `scoreShare^scoreSharpness /
+ * rank^rankDecay` (its fused score's share of the best file's sharpens what its rank says); its code is
  * cut into pieces — function and method bodies, and the runs of code between definitions — that
  * share that worth by size and by how well they match the task's terms. Outlines (the file's
  * top-level declarations; each class's members) are worth `outlineValue` of the file, a class's
@@ -26,7 +27,7 @@ export type TermWeights = ReadonlyMap<string, number>;
  * of a file without a parse result, only the head.
  */
 export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate[] {
-  const weight = 1 / Math.pow(file.rank, config.rankDecay);
+  const weight = Math.pow(file.scoreShare ?? 1, config.scoreSharpness) / Math.pow(file.rank, config.rankDecay);
   const n = file.lines.length;
   if (n === 0) return [];
   const rangeScore = rangeScorer(file, terms);

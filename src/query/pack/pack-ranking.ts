@@ -95,14 +95,17 @@ export interface PackEntry {
 /** Packs the code of ranked files, best first, each read from its own source, into `budget` tokens. */
 export async function packSources(entries: readonly PackEntry[], budget: number, counter: AsyncTokenCounter, config: RankingConfig): Promise<ContextResult> {
   const candidates: Candidate[] = [];
+  // Files the fusion placed have a score above 0; a file an API link adds has none of its own.
+  const best = Math.max(0, ...entries.map((e) => e.file.score));
   let rank = 0;
   for (const { file: entry, source, repo, note, focus, coverOnly, notes } of entries) {
     rank++;
     const text = notes && source.head ? source.head(entry.path, NOTES_READ_LINES) : source.text(entry.path);
     if (!text) continue;
     const reasons = [why(entry), note].filter((r) => r !== undefined && r !== "").join("; ");
+    const scored = entry.score > 0 ? { scoreShare: entry.score / best } : {};
     // Release notes are no rank of the ranking: their header says only why they are shown.
-    const file = { ...text, rank, why: notes ? reasons : `#${rank} (${reasons})`, ...(repo === undefined ? {} : { repo }) };
+    const file = { ...text, rank, why: notes ? reasons : `#${rank} (${reasons})`, ...scored, ...(repo === undefined ? {} : { repo }) };
     const lines = [...source.focus(entry.path), ...(focus ?? [])];
     if (notes) {
       const head = notesCandidate(file, config.pack);

@@ -5,6 +5,11 @@ import type { FileText } from "./file-text.js";
 export interface PackFile extends FileText {
   /** 1-based rank in the fused ranking. */
   rank: number;
+  /**
+   * Its fused score relative to the best packed file's (0–1], or absent where the fusion did not
+   * place it (a file an API link adds): how far behind the first file the ranking put it.
+   */
+  scoreShare?: number;
   /** Why it was chosen, for the header: "#1 (lexical #1, references #2)". */
   why: string;
   /** Its repository, in a pack across the repositories of a workspace (paths may repeat across them). */

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { SymbolInfo } from "../../../src/core/types.js";
 import { coverCandidate, fileCandidates } from "../../../src/query/pack/candidates.js";
 import { fileText, type FileText } from "../../../src/query/pack/file-text.js";
-import { coverDepth, packDepth, packRanking, type PackSource } from "../../../src/query/pack/pack-ranking.js";
+import { coverDepth, packDepth, packRanking, packSources, type PackSource } from "../../../src/query/pack/pack-ranking.js";
 import { resolveRanking } from "../../../src/query/ranking-config.js";
 import type { RankedFile } from "../../../src/query/types.js";
 import { TokenWorker } from "../../../src/runtime/token-worker.js";
@@ -79,6 +79,42 @@ describe("file coverage: files below the packed ones are named by their best def
   });
 });
 
+
+describe("a packed file's worth follows its fused score's share of the best file's (scoreSharpness)", () => {
+  const lines = (packed: { spans: Array<{ path: string; start: number; end: number }> }, path: string): number =>
+    packed.spans.filter((s) => s.path === path).reduce((sum, s) => sum + s.end - s.start + 1, 0);
+
+  it("scales every candidate of the file by scoreShare^scoreSharpness", () => {
+    const { text, symbols } = files[1]!;
+    const config = resolveRanking().pack;
+    expect(config.scoreSharpness).toBeGreaterThan(0);
+    const plain = fileCandidates({ ...text, rank: 2, why: "#2" }, symbols, source.termWeights, config);
+    const behind = fileCandidates({ ...text, rank: 2, why: "#2", scoreShare: 0.5 }, symbols, source.termWeights, config);
+    expect(behind.length).toBe(plain.length);
+    behind.forEach((c, i) => expect(c.value).toBeCloseTo(plain[i]!.value * Math.pow(0.5, config.scoreSharpness), 12));
+  });
+
+  it("gives a second file far behind the first less of the budget than one close to it, and a file no fusion placed its rank's worth", async () => {
+    const config = resolveRanking();
+    const two = (second: number): RankedFile[] => [
+      { ...ranked[0]!, score: 1 },
+      { ...ranked[1]!, score: second },
+    ];
+    const close = await packRanking(two(0.95), 1500, counter, config, source);
+    const far = await packRanking(two(0.3), 1500, counter, config, source);
+    const second = files[1]!.path;
+    expect(lines(far, second)).toBeLessThan(lines(close, second));
+    expect(lines(far, files[0]!.path)).toBeGreaterThan(lines(close, files[0]!.path));
+    for (const packed of [close, far]) expect(packed.tokens).toBeLessThanOrEqual(1500);
+    // With scoreSharpness 0 the score does not count: the rank alone decides.
+    const flat = resolveRanking({ pack: { scoreSharpness: 0 } });
+    expect((await packRanking(two(0.3), 1500, counter, flat, source)).spans).toEqual((await packRanking(two(0.95), 1500, counter, flat, source)).spans);
+    // A file an API link adds (score 0) is worth what its rank gives, as with scores equal.
+    const linked = await packSources([{ file: { ...ranked[0]!, score: 1 }, source }, { file: { ...ranked[1]!, score: 0 }, source }], 1500, counter, config);
+    const level = await packRanking(two(1), 1500, counter, config, source);
+    expect(linked.spans).toEqual(level.spans);
+  });
+});
 
 describe("import statements are a piece of their own, worth importsValue of the file besides their share", () => {
   const { text, symbols } = module("pkg/imports.py", 30, 17);
