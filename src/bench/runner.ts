@@ -9,7 +9,6 @@ import { coverDepth, type PackSource } from "../query/pack/pack-ranking.js";
 import { TokenWorker, type AsyncTokenCounter } from "../runtime/token-worker.js";
 import { SIGNALS } from "../query/ranker.js";
 import { Searcher } from "../query/searcher.js";
-import { parseTask } from "../query/task.js";
 import { embedTask, taskVector } from "../query/task-vector.js";
 import { modelName } from "../store/semantic-state.js";
 import { createEmbedder } from "../runtime/embed/factory.js";
@@ -144,7 +143,7 @@ async function runInstance(instance: BenchInstance, engine: Engine, counter: Asy
   // Gold lines where the hunks' text is in the files as indexed (a hunk's header can be off).
   const indexed = searcher.packSource(task);
   const { scored, unscored } = scoredGold(parsePatch(instance.patch, (path) => indexed.text(path)?.lines ?? null));
-  const parsed = parseTask(task);
+  const parsed = searcher.task(task);
   const semantic = store.meta().semantic;
   const { vector, notice } = await taskVector(semantic?.vectors ? embedTask(embedder, task) : null, semantic);
 

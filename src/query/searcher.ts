@@ -15,7 +15,7 @@ import { rankFiles } from "./ranker.js";
 import { placedOnly } from "./release-notes.js";
 import type { RankingConfig } from "./ranking-config.js";
 import type { SignalContext } from "./signals/context.js";
-import { parseTask } from "./task.js";
+import { parseTask, withinRepository } from "./task.js";
 import type { ContextResult, RankResult, RankedFile, SearchHit, SignalName, SignalResult, TaskQuery } from "./types.js";
 
 /** Parse results and file texts kept per searcher (oldest dropped first). */
@@ -117,7 +117,7 @@ export class Searcher {
   /** What packing reads for `task`: term weights, the lines it names, and the files' texts and symbols (memoised). */
   packSource(task: string): PackSource {
     const focus = new Map<string, number[]>();
-    for (const frame of this.#parseTask(task).frames) {
+    for (const frame of this.task(task).frames) {
       for (const path of this.#pathIndex().resolve(frame.path)) focus.set(path, [...(focus.get(path) ?? []), frame.line]);
     }
     return {
@@ -152,7 +152,7 @@ export class Searcher {
   #context(text: string, config: RankingConfig, taskVector: Float32Array | null): Omit<SignalContext, "seeds"> {
     const lexical = this.#lexicalIndex();
     return {
-      task: this.#parseTask(text), config, store: this.#store, lexical, history: this.#historyIndex(), paths: this.#pathIndex(), taskVector,
+      task: this.task(text), config, store: this.#store, lexical, history: this.#historyIndex(), paths: this.#pathIndex(), taskVector,
       symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path), vectors: () => this.#vectorSearch(),
       linksFrom: (path) => this.#fileLinks().from.get(path) ?? NO_LINKS, linksTo: (path) => this.#fileLinks().to.get(path) ?? NO_LINKS,
     };
@@ -185,8 +185,9 @@ export class Searcher {
     return (this.#links = { from, to });
   }
 
-  #parseTask(text: string): TaskQuery {
-    if (this.#lastTask?.text !== text) this.#lastTask = parseTask(text);
+  /** The task as it reads in this repository (what its paths name here). */
+  task(text: string): TaskQuery {
+    if (this.#lastTask?.text !== text) this.#lastTask = withinRepository(parseTask(text), (path) => this.#pathIndex().resolve(path));
     return this.#lastTask;
   }
 
@@ -206,7 +207,7 @@ export class Searcher {
   termWeights(text: string): TermWeights {
     const bm25 = this.#lexicalIndex().bm25;
     const weights = new Map<string, number>();
-    for (const [term, weight] of this.#parseTask(text).terms) {
+    for (const [term, weight] of this.task(text).terms) {
       const df = bm25.df(term);
       if (df > 0) weights.set(term, weight * Math.log(1 + (bm25.docs - df + 0.5) / (df + 0.5)));
     }

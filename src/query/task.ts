@@ -156,7 +156,6 @@ export function parseTask(text: string): TaskQuery {
   const title = text.trimStart().split("\n", 1)[0]!;
   if (title.length <= MAX_TITLE) for (const term of new Set(tokenize(title))) if (terms.has(term)) terms.set(term, terms.get(term)! * TITLE_WEIGHT);
 
-  const mentionsTestPath = paths.some((p) => isTestPath(p));
   return {
     text,
     terms,
@@ -165,9 +164,28 @@ export function parseTask(text: string): TaskQuery {
     frames,
     identifiers: [...identifiers].filter((id) => !STOPWORDS.has(id.toLowerCase())),
     codeWords: [...codeWords].filter((id) => !STOPWORDS.has(id.toLowerCase())),
-    aboutTests: mentionsTestPath || TEST_WORDS.test(text),
-    aboutDocs: DOC_WORDS.test(text) || paths.some((p) => isDocPath(p)),
-    aboutVendored: VENDOR_WORDS.test(text) || paths.some((p) => isVendoredPath(p)),
+    ...scope(text, paths.map((p) => [p])),
+  };
+}
+
+/**
+ * The task as it reads in one repository: a path it writes counts for what the task is about
+ * (tests, docs, vendored code) only where it names files of the repository, and all of them of
+ * that kind. A user's own repro file (`test_module_1.py`), another project's path, a virtualenv
+ * named `test` (`~/.virtualenvs/test/…/site-packages/pkg/x.py`) or a bare `index.rst` that the
+ * repository has among its test fixtures and its docs says nothing about them.
+ */
+export function withinRepository(task: TaskQuery, resolve: (written: string) => readonly string[]): TaskQuery {
+  return { ...task, ...scope(task.text, task.paths.map(resolve)) };
+}
+
+/** What a task is about, from its words and the files each written path names. */
+function scope(text: string, named: ReadonlyArray<readonly string[]>): Pick<TaskQuery, "aboutTests" | "aboutDocs" | "aboutVendored"> {
+  const names = (kind: (path: string) => boolean): boolean => named.some((files) => files.length > 0 && files.every(kind));
+  return {
+    aboutTests: TEST_WORDS.test(text) || names(isTestPath),
+    aboutDocs: DOC_WORDS.test(text) || names(isDocPath),
+    aboutVendored: VENDOR_WORDS.test(text) || names(isVendoredPath),
   };
 }
 

@@ -105,6 +105,18 @@ describe("Engine queries", () => {
     expect(files[0]!.signals.lexical?.rank).toBeGreaterThan(0);
   });
 
+  it("demotes the repository's tests for a task whose test paths name none of them (a user's repro file), not for one that names them", async () => {
+    const e = open();
+    const score = (files: Array<{ path: string; score: number }>, path: string): number => files.find((f) => f.path === path)?.score ?? 0;
+    const repro = await e.rank("Running `pytest test_repro.py`: checkout of a cart with an apple item returns 0", { limit: 10 });
+    const named = await e.rank("tests/test_cart.py: checkout of a cart with an apple item returns 0", { limit: 10 });
+    const paths = repro.files.map((f) => f.path);
+    expect(paths.indexOf("shop/cart.py")).toBeGreaterThanOrEqual(0);
+    expect(paths.indexOf("shop/cart.py")).toBeLessThan(paths.indexOf("tests/test_cart.py"));
+    // Written, the repository's own test file is not demoted.
+    expect(score(named.files, "tests/test_cart.py") / score(named.files, "shop/cart.py")).toBeGreaterThan(score(repro.files, "tests/test_cart.py") / score(repro.files, "shop/cart.py"));
+  });
+
   it("rejects a budget that is not a positive whole number", async () => {
     const e = open();
     await expect(e.context("cart", { budget: 0 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });

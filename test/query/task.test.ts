@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "../../src/core/languages.js";
-import { frameLabel, isDocPath, parseTask } from "../../src/query/task.js";
+import { frameLabel, isDocPath, parseTask, withinRepository } from "../../src/query/task.js";
+import type { TaskQuery } from "../../src/query/types.js";
+import { PathIndex } from "../../src/store/path-index.js";
 
 describe("parseTask", () => {
   // Before the patterns were made linear, one 200,000-character token kept the parser busy for
@@ -175,6 +177,31 @@ describe("parseTask", () => {
     expect(parseTask("see requests/packages/urllib3/response.py").aboutVendored).toBe(true);
     // A traceback through vendored code is not a task about it.
     expect(parseTask('Traceback (most recent call last):\n  File "/usr/lib/python3/site-packages/requests/packages/urllib3/response.py", line 9, in read\nReadTimeoutError').aboutVendored).toBe(false);
+  });
+
+  it("within a repository, counts a written path for tests, docs or vendored code only where it names such files there", () => {
+    const paths = new PathIndex(["src/_pytest/mark/evaluate.py", "testing/test_skipping.py", "doc/index.rst", "tests/roots/test-ext/index.rst", "sympy/geometry/point.py", "pkg/_vendor/six.py", "pkg/six.py"]);
+    const within = (text: string): TaskQuery => withinRepository(parseTask(text), (p) => paths.resolve(p));
+    // A user's own repro files: about tests as read alone, not in a repository without them.
+    const repro = "Running `pytest test_module_1.py test_module_2.py` skips both; see `cached_eval` in `_pytest/mark/evaluate.py`.";
+    expect(parseTask(repro).aboutTests).toBe(true);
+    expect(within(repro).aboutTests).toBe(false);
+    // The repository's own test file, written: about tests.
+    expect(within("testing/test_skipping.py fails on Windows").aboutTests).toBe(true);
+    // A virtualenv named `test` holds the installed package, not its tests.
+    const ipython = "~/.virtualenvs/test/lib/python3.6/site-packages/sympy/geometry/point.py in __add__(self, other)\n--> 219 raise GeometryError";
+    expect(parseTask(ipython).aboutTests).toBe(true);
+    expect(within(ipython).aboutTests).toBe(false);
+    // A bare name the repository has among its tests and its docs: not about tests; every one is a doc.
+    const bare = within("my index.rst renders the toctree twice");
+    expect(bare.aboutTests).toBe(false);
+    expect(bare.aboutDocs).toBe(true);
+    // A path naming a vendored copy and the project's own file alike is not about vendored code.
+    expect(within("six.py is imported twice").aboutVendored).toBe(false);
+    expect(within("pkg/_vendor/six.py is outdated").aboutVendored).toBe(true);
+    // Words still say it, whatever the paths.
+    expect(within("the unit tests of test_module_1.py are flaky").aboutTests).toBe(true);
+    expect(within("Typo in the documentation of retries").aboutDocs).toBe(true);
   });
 });
 
