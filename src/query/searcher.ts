@@ -79,6 +79,8 @@ export class Searcher {
     if (parts.has("files") || parts.has("lexical")) {
       this.#lexical = undefined;
       this.#paths = undefined;
+      // What a task is about depends on the files its paths name.
+      this.#lastTask = undefined;
     }
     if (parts.has("files")) {
       this.#parsed.clear();

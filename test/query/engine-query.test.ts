@@ -115,6 +115,12 @@ describe("Engine queries", () => {
     expect(paths.indexOf("shop/cart.py")).toBeLessThan(paths.indexOf("tests/test_cart.py"));
     // Written, the repository's own test file is not demoted.
     expect(score(named.files, "tests/test_cart.py") / score(named.files, "shop/cart.py")).toBeGreaterThan(score(repro.files, "tests/test_cart.py") / score(repro.files, "shop/cart.py"));
+    // A test file the task names that appears later: read again once the index has it.
+    const later = "tests/test_apple.py: checkout of a cart with an apple item returns 0";
+    const before = await e.rank(later, { limit: 10 });
+    writeFileSync(join(repo!.root, "tests/test_apple.py"), "def test_apple():\n    pass\n");
+    const after = await e.rank(later, { limit: 10 });
+    expect(score(after.files, "tests/test_cart.py") / score(after.files, "shop/cart.py")).toBeGreaterThan(score(before.files, "tests/test_cart.py") / score(before.files, "shop/cart.py"));
   });
 
   it("rejects a budget that is not a positive whole number", async () => {
