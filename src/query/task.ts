@@ -164,24 +164,30 @@ export function parseTask(text: string): TaskQuery {
     frames,
     identifiers: [...identifiers].filter((id) => !STOPWORDS.has(id.toLowerCase())),
     codeWords: [...codeWords].filter((id) => !STOPWORDS.has(id.toLowerCase())),
-    ...scope(text, paths.map((p) => [p])),
+    ...scope(text, paths, (written) => [written]),
   };
 }
 
 /**
  * The task as it reads in one repository: a path it writes counts for what the task is about
- * (tests, docs, vendored code) only where it names files of the repository, and all of them of
- * that kind. A user's own repro file (`test_module_1.py`), another project's path, a virtualenv
+ * (tests, docs, vendored code) only where it also names files of the repository, and all of them
+ * of that kind. A user's own repro file (`test_module_1.py`), another project's path, a virtualenv
  * named `test` (`~/.virtualenvs/test/…/site-packages/pkg/x.py`) or a bare `index.rst` that the
- * repository has among its test fixtures and its docs says nothing about them.
+ * repository has among its test fixtures and its docs says nothing about them; nor does a user's
+ * `a/b.py` that only the repository's test fixtures happen to be named like.
  */
 export function withinRepository(task: TaskQuery, resolve: (written: string) => readonly string[]): TaskQuery {
-  return { ...task, ...scope(task.text, task.paths.map(resolve)) };
+  return { ...task, ...scope(task.text, task.paths, resolve) };
 }
 
-/** What a task is about, from its words and the files each written path names. */
-function scope(text: string, named: ReadonlyArray<readonly string[]>): Pick<TaskQuery, "aboutTests" | "aboutDocs" | "aboutVendored"> {
-  const names = (kind: (path: string) => boolean): boolean => named.some((files) => files.length > 0 && files.every(kind));
+/** What a task is about: its words say so, or a path it writes is of that kind and names only such files. */
+function scope(text: string, paths: readonly string[], resolve: (written: string) => readonly string[]): Pick<TaskQuery, "aboutTests" | "aboutDocs" | "aboutVendored"> {
+  const names = (kind: (path: string) => boolean): boolean =>
+    paths.some((written) => {
+      if (!kind(written)) return false;
+      const files = resolve(written);
+      return files.length > 0 && files.every(kind);
+    });
   return {
     aboutTests: TEST_WORDS.test(text) || names(isTestPath),
     aboutDocs: DOC_WORDS.test(text) || names(isDocPath),
