@@ -64,6 +64,10 @@ export interface SignalCache {
   instance_id: string;
   repo: string;
   gold: string[];
+  /**
+   * What the task is about, as read within the repository (`withinRepository`); caches written
+   * before 2026-12-07 hold what the task's text alone said.
+   */
   aboutTests: boolean;
   aboutDocs: boolean;
   /** Absent in caches written before vendored code was demoted. */

@@ -87,7 +87,7 @@ export interface PackConfig {
    * `maxFiles` or less turns it off.
    */
   readonly coverFiles: number;
-  /** Value of such a file's named definitions relative to the file's weight (1 / rank^rankDecay). */
+  /** Value of such a file's named definitions relative to its rank's weight (1 / rank^rankDecay; its score's share does not count). */
   readonly coverValue: number;
   /**
    * Value of the head of the release notes a repository's fixes usually add to (a share of recent

@@ -180,7 +180,10 @@ export function withinRepository(task: TaskQuery, resolve: (written: string) => 
   return { ...task, ...scope(task.text, task.paths, resolve) };
 }
 
-/** What a task is about: its words say so, or a path it writes is of that kind and names only such files. */
+/**
+ * What a task is about: its words say so, or a path it writes is of that kind and names only such
+ * files. A test file the task asks to add, not in the repository yet, takes the words ("a unit test").
+ */
 function scope(text: string, paths: readonly string[], resolve: (written: string) => readonly string[]): Pick<TaskQuery, "aboutTests" | "aboutDocs" | "aboutVendored"> {
   const names = (kind: (path: string) => boolean): boolean =>
     paths.some((written) => {
@@ -188,10 +191,12 @@ function scope(text: string, paths: readonly string[], resolve: (written: string
       const files = resolve(written);
       return files.length > 0 && files.every(kind);
     });
+  // The words count outside the paths: `/home/me/app/conftest.py` is a path, decided as one.
+  const words = scannable(text).replace(PATH_RE, " ");
   return {
-    aboutTests: TEST_WORDS.test(text) || names(isTestPath),
-    aboutDocs: DOC_WORDS.test(text) || names(isDocPath),
-    aboutVendored: VENDOR_WORDS.test(text) || names(isVendoredPath),
+    aboutTests: TEST_WORDS.test(words) || names(isTestPath),
+    aboutDocs: DOC_WORDS.test(words) || names(isDocPath),
+    aboutVendored: VENDOR_WORDS.test(words) || names(isVendoredPath),
   };
 }
 

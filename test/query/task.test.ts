@@ -180,7 +180,7 @@ describe("parseTask", () => {
   });
 
   it("within a repository, counts a written path for tests, docs or vendored code only where it names such files there", () => {
-    const paths = new PathIndex(["src/_pytest/mark/evaluate.py", "testing/test_skipping.py", "doc/index.rst", "tests/roots/test-ext/index.rst", "sympy/geometry/point.py", "pkg/_vendor/six.py", "pkg/six.py", "tests/regrtest_data/a/b.py"]);
+    const paths = new PathIndex(["src/_pytest/mark/evaluate.py", "testing/test_skipping.py", "doc/index.rst", "tests/roots/test-ext/index.rst", "sympy/geometry/point.py", "pkg/_vendor/six.py", "src/shop/cart.py", "tests/fixtures/shop/cart.py", "tests/regrtest_data/a/b.py"]);
     const within = (text: string): TaskQuery => withinRepository(parseTask(text), (p) => paths.resolve(p));
     // A user's own repro files: about tests as read alone, not in a repository without them.
     const repro = "Running `pytest test_module_1.py test_module_2.py` skips both; see `cached_eval` in `_pytest/mark/evaluate.py`.";
@@ -196,9 +196,15 @@ describe("parseTask", () => {
     const bare = within("my index.rst renders the toctree twice");
     expect(bare.aboutTests).toBe(false);
     expect(bare.aboutDocs).toBe(true);
-    // A path naming a vendored copy and the project's own file alike is not about vendored code.
-    expect(within("six.py is imported twice").aboutVendored).toBe(false);
+    // An installed file the repository has both as its source and among its test fixtures: not about tests.
+    const installed = "~/.virtualenvs/test/lib/python3.9/site-packages/shop/cart.py in total()\n--> 12 raise KeyError";
+    expect(parseTask(installed).aboutTests).toBe(true);
+    expect(within(installed).aboutTests).toBe(false);
     expect(within("pkg/_vendor/six.py is outdated").aboutVendored).toBe(true);
+    // The words count outside the paths: a user's conftest.py or fixtures.py is a path, decided as one.
+    expect(parseTask("/home/me/app/conftest.py breaks collection").aboutTests).toBe(true);
+    expect(within("/home/me/app/conftest.py breaks collection").aboutTests).toBe(false);
+    expect(within("KeyError in /home/me/app/fixtures.py").aboutTests).toBe(false);
     // A user's `a/b.py` that only a test fixture of the repository is named like: not about tests.
     expect(within("`pylint a` fails when a/a.py and a/b.py are present").aboutTests).toBe(false);
     // Words still say it, whatever the paths.

@@ -42,13 +42,14 @@ export function withApiNeighbours(entries: readonly PackEntry[], map: ApiMap, so
       if (existing >= 0) {
         const original = out[existing]!;
         const { coverOnly: named, ...known } = original;
-        const merged = { ...known, focus: [...(known.focus ?? []), side.line], note: known.note?.includes(side.note) ? known.note : [known.note, side.note].filter(Boolean).join("; ") };
+        const merged: PackEntry = { ...known, focus: [...(known.focus ?? []), side.line], note: known.note?.includes(side.note) ? known.note : [known.note, side.note].filter(Boolean).join("; ") };
         if (named) {
           // A side ranked among the files that are only named comes right after the file that
           // links to it, as a side from outside the ranking does, packed as a file of its own.
+          const moved: PackEntry = { ...merged, linked: true };
           out.splice(existing, 1);
-          out.splice(at++, 0, merged);
-          added.add(merged);
+          out.splice(at++, 0, moved);
+          added.add(moved);
           continue;
         }
         out[existing] = merged;
@@ -58,7 +59,7 @@ export function withApiNeighbours(entries: readonly PackEntry[], map: ApiMap, so
       }
       const source = sourceOf(side.repo);
       if (!source) continue;
-      const linked: PackEntry = { file: { path: side.file, score: 0, signals: {} }, source, ...(single === undefined ? { repo: side.repo } : {}), note: side.note, focus: [side.line] };
+      const linked: PackEntry = { file: { path: side.file, score: 0, signals: {} }, source, ...(single === undefined ? { repo: side.repo } : {}), note: side.note, focus: [side.line], linked: true };
       out.splice(at++, 0, linked);
       added.add(linked);
     }

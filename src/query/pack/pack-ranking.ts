@@ -88,33 +88,38 @@ export interface PackEntry {
   focus?: readonly number[];
   /** Ranked below the files whose code is packed: only its best-matching definitions are named. */
   coverOnly?: boolean;
+  /** Placed by an API link beside the file that links to it, not by the fusion: worth what its rank gives. */
+  linked?: boolean;
   /** The release notes the repository's fixes usually add to: only their head is shown. */
   notes?: boolean;
 }
 
 /** Packs the code of ranked files, best first, each read from its own source, into `budget` tokens. */
 export async function packSources(entries: readonly PackEntry[], budget: number, counter: AsyncTokenCounter, config: RankingConfig): Promise<ContextResult> {
+  const read = entries.map((entry) => ({ entry, text: entry.notes && entry.source.head ? entry.source.head(entry.file.path, NOTES_READ_LINES) : entry.source.text(entry.file.path) }));
+  // The packed files the fusion placed are worth what their scores say against the best of them;
+  // a file a link placed, whatever its score, and named files keep what their rank gives.
+  const scored = (e: PackEntry): boolean => !e.linked && !e.coverOnly && !e.notes;
+  const best = Math.max(0, ...read.filter(({ entry, text }) => text && scored(entry)).map(({ entry }) => entry.file.score));
   const candidates: Candidate[] = [];
-  // Files the fusion placed have a score above 0; a file an API link adds has none of its own.
-  const best = Math.max(0, ...entries.map((e) => e.file.score));
   let rank = 0;
-  for (const { file: entry, source, repo, note, focus, coverOnly, notes } of entries) {
+  for (const { entry, text } of read) {
     rank++;
-    const text = notes && source.head ? source.head(entry.path, NOTES_READ_LINES) : source.text(entry.path);
     if (!text) continue;
-    const reasons = [why(entry), note].filter((r) => r !== undefined && r !== "").join("; ");
-    const scored = entry.score > 0 ? { scoreShare: entry.score / best } : {};
+    const { file: ranked, source, repo, note, focus, coverOnly, notes } = entry;
+    const reasons = [why(ranked), note].filter((r) => r !== undefined && r !== "").join("; ");
+    const share = best > 0 && scored(entry) ? { scoreShare: Math.max(0, ranked.score) / best } : {};
     // Release notes are no rank of the ranking: their header says only why they are shown.
-    const file = { ...text, rank, why: notes ? reasons : `#${rank} (${reasons})`, ...scored, ...(repo === undefined ? {} : { repo }) };
-    const lines = [...source.focus(entry.path), ...(focus ?? [])];
+    const file = { ...text, rank, why: notes ? reasons : `#${rank} (${reasons})`, ...share, ...(repo === undefined ? {} : { repo }) };
+    const lines = [...source.focus(ranked.path), ...(focus ?? [])];
     if (notes) {
       const head = notesCandidate(file, config.pack);
       if (head) candidates.push(head);
     } else if (coverOnly) {
-      const cover = coverCandidate(file, source.symbols(entry.path), source.termWeights, config.pack, lines);
+      const cover = coverCandidate(file, source.symbols(ranked.path), source.termWeights, config.pack, lines);
       if (cover) candidates.push(cover);
     } else {
-      candidates.push(...fileCandidates(file, source.symbols(entry.path), source.termWeights, config.pack, lines));
+      candidates.push(...fileCandidates(file, source.symbols(ranked.path), source.termWeights, config.pack, lines));
     }
   }
   return { ...(await pack(candidates, budget, counter, config.pack)), budget };

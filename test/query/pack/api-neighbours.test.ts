@@ -30,6 +30,8 @@ describe("the other side of the API contract in a pack", () => {
       ["web", "src/cart.ts", [], ""],
     ]);
     expect(out[1]!.source).toBe(api);
+    // Placed by the link, not by the fusion (its worth in the pack is its rank's alone).
+    expect(out.map((e) => e.linked ?? false)).toEqual([false, true, false]);
     // The repository of the other side is not in the scope: nothing is added.
     expect(withApiNeighbours([entry("web", "src/login.ts", web)], map, (repo) => (repo === "web" ? web : undefined))).toHaveLength(1);
   });
@@ -69,11 +71,11 @@ describe("the other side of the API contract in a pack", () => {
   it("a side among the files that are only named comes right after the file linking to it, packed whole; a named file brings no sides", () => {
     const named = (e: PackEntry): PackEntry => ({ ...e, coverOnly: true });
     const out = withApiNeighbours([entry("api", "src/auth.ts", api), entry("api", "src/x.ts", api), named(entry("api", "src/y.ts", api)), named(entry("web", "src/login.ts", web))], map, () => web);
-    expect(out.map((e) => [e.file.path, e.coverOnly ?? false, e.focus ?? []])).toEqual([
-      ["src/auth.ts", false, []],
-      ["src/login.ts", false, [3]],
-      ["src/x.ts", false, []],
-      ["src/y.ts", true, []],
+    expect(out.map((e) => [e.file.path, e.coverOnly ?? false, e.linked ?? false, e.focus ?? []])).toEqual([
+      ["src/auth.ts", false, false, []],
+      ["src/login.ts", false, true, [3]],
+      ["src/x.ts", false, false, []],
+      ["src/y.ts", true, false, []],
     ]);
     // The handler's file, only named, does not bring the request that reaches it.
     expect(withApiNeighbours([named(entry("api", "src/auth.ts", api))], map, () => web)).toHaveLength(1);

@@ -109,10 +109,16 @@ describe("a packed file's worth follows its fused score's share of the best file
     // With scoreSharpness 0 the score does not count: the rank alone decides.
     const flat = resolveRanking({ pack: { scoreSharpness: 0 } });
     expect((await packRanking(two(0.3), 1500, counter, flat, source)).spans).toEqual((await packRanking(two(0.95), 1500, counter, flat, source)).spans);
-    // A file an API link adds (score 0) is worth what its rank gives, as with scores equal.
-    const linked = await packSources([{ file: { ...ranked[0]!, score: 1 }, source }, { file: { ...ranked[1]!, score: 0 }, source }], 1500, counter, config);
+    // A file an API link placed is worth what its rank gives, as with scores equal, whether the
+    // link brought it from outside the ranking (score 0) or from the files only named (a low score).
     const level = await packRanking(two(1), 1500, counter, config, source);
-    expect(linked.spans).toEqual(level.spans);
+    for (const score of [0, 0.2]) {
+      const linked = await packSources([{ file: { ...ranked[0]!, score: 1 }, source }, { file: { ...ranked[1]!, score }, source, linked: true }], 1500, counter, config);
+      expect(linked.spans).toEqual(level.spans);
+    }
+    // A file that cannot be read sets no scale: the files after it are read against the best one shown.
+    const withGone = (score: number) => packSources([{ file: { path: "pkg/gone.py", score, signals: {} }, source }, ...two(0.3).map((file) => ({ file, source }))], 1500, counter, config);
+    expect((await withGone(50)).spans).toEqual((await withGone(1)).spans);
   });
 });
 
