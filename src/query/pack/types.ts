@@ -6,8 +6,8 @@ export interface PackFile extends FileText {
   /** 1-based rank in the fused ranking. */
   rank: number;
   /**
-   * Its fused score relative to the best packed file's (0–1], or absent where the fusion did not
-   * place it (a file an API link adds): how far behind the first file the ranking put it.
+   * Its fused score relative to the best packed file's [0–1]: how far behind the first file the
+   * ranking put it. Absent for a file an API link placed, and for files only named or shown by their head.
    */
   scoreShare?: number;
   /** Why it was chosen, for the header: "#1 (lexical #1, references #2)". */
