@@ -1,6 +1,6 @@
 import { RepoFiles } from "../core/repo-file.js";
 import type { ParsedFile, SymbolInfo } from "../core/types.js";
-import { loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
+import { decodeRenames, loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
 import type { IndexPart } from "../store/types.js";
@@ -88,7 +88,12 @@ export class Searcher {
       this.#texts.clear();
       this.#heads.clear();
     }
-    if (parts.has("history")) this.#history = undefined;
+    if (parts.has("history")) {
+      this.#history = undefined;
+      // Paths resolve through the renames the history found.
+      this.#paths = undefined;
+      this.#lastTask = undefined;
+    }
     if (parts.has("graph")) this.#links = undefined;
     if (parts.has("vectors")) this.#vectors = undefined;
   }
@@ -202,7 +207,7 @@ export class Searcher {
   }
 
   #pathIndex(): PathIndex {
-    return (this.#paths ??= new PathIndex(this.#lexicalIndex().files.values()));
+    return (this.#paths ??= new PathIndex(this.#lexicalIndex().files.values(), decodeRenames(this.#store.history.renames()) ?? undefined));
   }
 
   /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */

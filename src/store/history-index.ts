@@ -56,6 +56,31 @@ export function decodeRecent(data: Buffer | undefined): string[][] | null {
   return parsed.slice(0, RECENT_COMMITS).map((c) => (Array.isArray(c) ? c.filter((p): p is string => typeof p === "string") : []));
 }
 
+/** Paths the history renamed (`from`), each with the file it is now, as stored. */
+export function encodeRenames(renames: ReadonlyMap<string, string>): Buffer {
+  return Buffer.from(JSON.stringify([...renames]), "utf8");
+}
+
+/**
+ * The stored renames, or null where there are none to trust: an index written before renames were
+ * kept, or a damaged value. Either way the git stage reads the history again (see `historyCurrent`).
+ */
+export function decodeRenames(data: Buffer | undefined): Map<string, string> | null {
+  if (!data || data.length === 0) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data.toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed)) return null;
+  const renames = new Map<string, string>();
+  for (const entry of parsed) {
+    if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string") renames.set(entry[0], entry[1]);
+  }
+  return renames;
+}
+
 /**
  * Fewest commits in the window before a habit is read from it: in a young repository the first
  * commit, which adds every file, would otherwise make any release notes look habitual.
@@ -76,7 +101,7 @@ function habits(recent: readonly string[][]): ReleaseNotesHabit[] {
  * Builds the index from every file's history. `message` looks up a commit message by the
  * abbreviated hash kept in {@link FileHistory.commits}. Each message is tokenized once.
  */
-export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, message: (hash: string) => string | undefined): Omit<HistoryIndexData, "recent"> {
+export function buildHistoryIndex(files: Iterable<[string, FileHistory]>, message: (hash: string) => string | undefined): Omit<HistoryIndexData, "recent" | "renames"> {
   const builder = new Bm25Builder();
   const paths: string[] = [];
   // Each message's term counts, kept as (term number, count) pairs: a commit is listed by several

@@ -18,9 +18,16 @@ export class PathIndex {
   readonly #byBase = new Map<string, string[]>();
   #modules: Map<string, string[]> | undefined;
   readonly #tokens = new Map<string, string[]>();
+  readonly #renamed: ReadonlyMap<string, string>;
+  #former: PathIndex | undefined;
 
-  constructor(paths: Iterable<string>) {
+  /**
+   * @param renamed paths the repository's history renamed, each with the file it is now: a written
+   *   path that names no file resolves through them (a traceback from an older release).
+   */
+  constructor(paths: Iterable<string>, renamed: ReadonlyMap<string, string> = new Map()) {
     this.#paths = new Set(paths);
+    this.#renamed = renamed;
     for (const path of this.#paths) {
       const base = path.slice(path.lastIndexOf("/") + 1);
       const list = this.#byBase.get(base);
@@ -47,8 +54,22 @@ export class PathIndex {
    * the repository does not have (`/home/me/proj/src/app.py`), the longest tail that is a file;
    * for an installed package's file (`…/site-packages/pkg/x.py`), the files ending with its path in
    * the package (`src/pkg/x.py` in a src layout); for a bare or partial path, the files ending with it.
+   * Where that finds nothing, the same for the paths the history renamed, each read as the file it
+   * is now.
    */
   resolve(written: string): string[] {
+    const found = this.#resolveHere(written);
+    if (found.length > 0 || this.#renamed.size === 0) return found;
+    this.#former ??= new PathIndex(this.#renamed.keys());
+    const now = new Set<string>();
+    for (const former of this.#former.resolve(written)) {
+      const path = this.#renamed.get(former)!;
+      if (this.#paths.has(path)) now.add(path);
+    }
+    return [...now];
+  }
+
+  #resolveHere(written: string): string[] {
     const path = written.replace(/\\/g, "/").replace(/^\.\//, "");
     if (this.#paths.has(path)) return [path];
     // A package's folder and file at least: a module alone (`site-packages/six.py`) would match

@@ -25,6 +25,18 @@ describe("PathIndex", () => {
     expect(paths.resolve("/usr/lib/python3/site-packages/cart.py")).toEqual([]);
   });
 
+  it("resolves a path the history renamed to the file it is now, where no file has that path", () => {
+    const renamed = new Map([["src/shop/basket.py", "src/shop/cart.py"], ["tools/cart.py", "src/shop/cart.py"], ["lib/gone.py", "lib/deleted.py"]]);
+    const moved = new PathIndex(["src/shop/cart.py", "tools/cart.py", "src/shop/payments/retry.py"], renamed);
+    expect(moved.resolve("/usr/lib/python3/site-packages/shop/basket.py")).toEqual(["src/shop/cart.py"]);
+    expect(moved.resolve("basket.py")).toEqual(["src/shop/cart.py"]);
+    // A path that names a file now means that file, whatever it was renamed from.
+    expect(moved.resolve("tools/cart.py")).toEqual(["tools/cart.py"]);
+    // A rename to a file that is not in the index is no answer.
+    expect(moved.resolve("lib/gone.py")).toEqual([]);
+    expect(moved.resolve("nothing.py")).toEqual([]);
+  });
+
   it("resolves dotted module paths to files, with the member parts left over", () => {
     expect(paths.resolveModule("shop.payments.retry.RetryPolicy.next_delay")).toEqual({ paths: ["src/shop/payments/retry.py"], rest: ["RetryPolicy", "next_delay"] });
     expect(paths.resolveModule("src.shop")).toEqual({ paths: ["src/shop/__init__.py"], rest: [] });

@@ -1,9 +1,9 @@
 import type { CommitInfo, FileHistory } from "../../core/types.js";
 import { isReleaseNotesPath } from "../../core/languages.js";
-import { buildHistoryIndex, decodeRecent, encodeRecent, RECENT_COMMITS } from "../../store/history-index.js";
+import { buildHistoryIndex, decodeRecent, decodeRenames, encodeRecent, encodeRenames, RECENT_COMMITS } from "../../store/history-index.js";
 import type { IndexStore } from "../../store/store.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
-import { gitHead, isAncestor, logCommits, shallowBoundary, treeFiles } from "./log.js";
+import { gitHead, isAncestor, isPartialClone, logCommits, shallowBoundary, treeFiles } from "./log.js";
 import { ContextSmithError } from "../../core/errors.js";
 
 /** Longest commit message kept (the subject and the start of the body carry the signal). */
@@ -36,60 +36,31 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const head = await gitHead(task.root);
   const warnings: string[] = [];
   const stored = decodeRecent(store.history.recent());
-  if (historyCurrent(store, head, stored)) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
+  const storedRenames = decodeRenames(store.history.renames());
+  if (historyCurrent(store, head, stored, storedRenames)) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
   // Rewritten history (rebase, branch switch to an unrelated line): start over. So does an index
-  // without a window of recent commits to trust (written before it was kept, or damaged): once.
-  const incremental = meta.gitHead !== null && head !== null && stored !== null && (await isAncestor(task.root, meta.gitHead, head));
+  // without a window of recent commits or renames to trust (written before they were kept, or
+  // damaged): once.
+  const incremental = meta.gitHead !== null && head !== null && stored !== null && storedRenames !== null && (await isAncestor(task.root, meta.gitHead, head));
   const since = incremental ? meta.gitHead : null;
 
-  // Only commits that some current file lists (newest first, capped per file) keep their message:
-  // lists only grow while reading, so a commit listed when read stays listed.
-  const kept: CommitInfo[] = [];
-  let read = 0;
-  const perFile = new Map<string, Pending>();
-  // The newest commits that touch files, each with the release notes it changed (newest first).
-  const recent: string[][] = [];
   // History is kept for the files of HEAD only: paths deleted long ago would be most of it.
   const live = head ? await treeFiles(task.root, head) : new Set<string>();
-  // A path read from the log is a slice of a whole chunk of its output: kept as a key, it would
-  // keep the chunk alive (sympy: 17 MB of heap). Keys are the tree's own strings instead.
-  const own = new Map([...live].map((path) => [path, path]));
   const boundary = head ? await shallowBoundary(task.root) : new Set<string>();
+  // Renames need the blobs of both sides: never asked of a partial clone (git would fetch them),
+  // and read again without them where objects are missing.
+  let log: LogRead = emptyRead();
   if (head) {
-    for await (const c of logCommits(task.root, head, since, task.maxCommits)) {
-      read++;
-      if (boundary.has(c.hash)) c.files = [];
-      if (c.files.length > 0 && recent.length < RECENT_COMMITS) recent.push(c.files.flatMap((logged) => {
-        const path = own.get(logged);
-        return path !== undefined && isReleaseNotesPath(path) ? [path] : [];
-      }));
-      const short = c.hash.slice(0, SHORT_HASH);
-      let listed = false;
-      const withCochange = c.files.length <= task.cochangeMaxFiles;
-      for (const logged of c.files) {
-        const path = own.get(logged);
-        if (path === undefined) continue;
-        let p = perFile.get(path);
-        if (!p) perFile.set(path, (p = { commits: [], churn: 0, lastChange: 0, cochange: new Map() }));
-        p.churn++;
-        p.lastChange = Math.max(p.lastChange, c.time);
-        if (p.commits.length < task.historyPerFile) {
-          p.commits.push(short);
-          listed = true;
-        }
-        if (withCochange) {
-          for (const logged of c.files) {
-            const other = own.get(logged);
-            if (other !== undefined && other !== path) p.cochange.set(other, (p.cochange.get(other) ?? 0) + 1);
-          }
-          // Bounded memory: a central file can co-change with thousands of others over 50k
-          // commits. Keep the strongest few (commits come newest first, so ties favour recent).
-          if (p.cochange.size > 8 * task.cochangePerFile) p.cochange = topEntries(p.cochange, 2 * task.cochangePerFile);
-        }
-      }
-      if (listed) kept.push({ hash: detached(c.hash), time: c.time, message: detached(c.message.slice(0, MAX_MESSAGE)), fileCount: c.files.length });
+    const renames = !(await isPartialClone(task.root));
+    try {
+      log = await readLog(task, head, since, live, boundary, renames);
+    } catch (err) {
+      if (!renames || !(err instanceof ContextSmithError) || err.code !== "GIT_FAILED") throw err;
+      warnings.push(`renames not read (${err.message}); history read without them`);
+      log = await readLog(task, head, since, live, boundary, false);
     }
   }
+  const { kept, read, perFile, recent } = log;
 
   // Every file's history after this run, and the history index built from it, before the
   // transaction: the write itself stays short.
@@ -109,7 +80,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
       live,
       commits: kept.map((c) => [c.hash.slice(0, SHORT_HASH), c]),
       files: new Map([...perFile.keys()].map((path) => [path, histories.get(path)!])),
-      index: { ...historyIndex, recent: encodeRecent(window) },
+      index: { ...historyIndex, recent: encodeRecent(window), renames: encodeRenames(formerPaths(log.renamed, incremental ? storedRenames! : new Map(), live)) },
       head,
       commitsRead: read,
     }),
@@ -118,13 +89,102 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   return { head, commitsRead: read, rebuilt: !incremental, warnings, ms: Math.round(performance.now() - started) };
 }
 
+/** What one read of the log gathered. */
+interface LogRead {
+  /** Commits that some current file lists (their messages are kept). */
+  kept: CommitInfo[];
+  read: number;
+  perFile: Map<string, Pending>;
+  /** The newest commits that touch files, each with the release notes it changed (newest first). */
+  recent: string[][];
+  /** Renames, newest first. */
+  renamed: Array<[from: string, to: string]>;
+}
+
+function emptyRead(): LogRead {
+  return { kept: [], read: 0, perFile: new Map(), recent: [], renamed: [] };
+}
+
+async function readLog(task: GitTask, head: string, since: string | null, live: ReadonlySet<string>, boundary: ReadonlySet<string>, renames: boolean): Promise<LogRead> {
+  const out = emptyRead();
+  const { kept, perFile, recent } = out;
+  // A path read from the log is a slice of a whole chunk of its output: kept as a key, it would
+  // keep the chunk alive (sympy: 17 MB of heap). Keys are the tree's own strings instead.
+  const own = new Map([...live].map((path) => [path, path]));
+  // Only commits that some current file lists (newest first, capped per file) keep their message:
+  // lists only grow while reading, so a commit listed when read stays listed.
+  for await (const c of logCommits(task.root, head, since, task.maxCommits, { renames })) {
+    out.read++;
+    if (boundary.has(c.hash)) c.files = [];
+    for (const [from, to] of c.renamed) out.renamed.push([detached(from), detached(to)]);
+    if (c.files.length > 0 && recent.length < RECENT_COMMITS) recent.push(c.files.flatMap((logged) => {
+      const path = own.get(logged);
+      return path !== undefined && isReleaseNotesPath(path) ? [path] : [];
+    }));
+    const short = c.hash.slice(0, SHORT_HASH);
+    let listed = false;
+    const withCochange = c.files.length <= task.cochangeMaxFiles;
+    for (const logged of c.files) {
+      const path = own.get(logged);
+      if (path === undefined) continue;
+      let p = perFile.get(path);
+      if (!p) perFile.set(path, (p = { commits: [], churn: 0, lastChange: 0, cochange: new Map() }));
+      p.churn++;
+      p.lastChange = Math.max(p.lastChange, c.time);
+      if (p.commits.length < task.historyPerFile) {
+        p.commits.push(short);
+        listed = true;
+      }
+      if (withCochange) {
+        for (const logged of c.files) {
+          const other = own.get(logged);
+          if (other !== undefined && other !== path) p.cochange.set(other, (p.cochange.get(other) ?? 0) + 1);
+        }
+        // Bounded memory: a central file can co-change with thousands of others over 50k
+        // commits. Keep the strongest few (commits come newest first, so ties favour recent).
+        if (p.cochange.size > 8 * task.cochangePerFile) p.cochange = topEntries(p.cochange, 2 * task.cochangePerFile);
+      }
+    }
+    if (listed) kept.push({ hash: detached(c.hash), time: c.time, message: detached(c.message.slice(0, MAX_MESSAGE)), fileCount: c.files.length });
+  }
+  return out;
+}
+
 /**
  * Whether the stored history is that of `head`: the same HEAD, with a window of recent commits
- * (the release-notes habit) to trust. `stored` is the decoded window, where the caller has it.
+ * (the release-notes habit) and renames to trust. `stored` and `renames` are the decoded values,
+ * where the caller has them; without, only the renames' presence is checked (a no-change run
+ * should not parse them).
  */
-export function historyCurrent(store: IndexStore, head: string | null, stored?: string[][] | null): boolean {
+export function historyCurrent(store: IndexStore, head: string | null, stored?: string[][] | null, renames?: ReadonlyMap<string, string> | null): boolean {
   if (head !== store.meta().gitHead) return false;
-  return head === null || (stored === undefined ? decodeRecent(store.history.recent()) : stored) !== null;
+  if (head === null) return true;
+  const hasRenames = renames === undefined ? (store.history.renames()?.length ?? 0) > 0 : renames !== null;
+  return hasRenames && (stored === undefined ? decodeRecent(store.history.recent()) : stored) !== null;
+}
+
+/**
+ * Each path the history renamed that no file has now (`from`), with the file it became, followed
+ * through later renames (`a.py` → `b/a.py` → `c.py`). `renamed` is this run's, newest first;
+ * `stored` what earlier runs found (older, so this run's renames of a path win). A path that led
+ * only to files since deleted is left out.
+ */
+export function formerPaths(renamed: ReadonlyArray<readonly [string, string]>, stored: ReadonlyMap<string, string>, live: ReadonlySet<string>): Map<string, string> {
+  const next = new Map<string, string>();
+  for (const [from, to] of renamed) if (!next.has(from)) next.set(from, to);
+  for (const [from, to] of stored) if (!next.has(from)) next.set(from, to);
+  const out = new Map<string, string>();
+  for (const [from, to] of next) {
+    if (live.has(from)) continue;
+    let now = to;
+    const seen = new Set([from]);
+    while (!live.has(now) && next.has(now) && !seen.has(now)) {
+      seen.add(now);
+      now = next.get(now)!;
+    }
+    if (live.has(now)) out.set(from, now);
+  }
+  return out;
 }
 
 /**

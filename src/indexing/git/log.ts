@@ -9,6 +9,18 @@ export interface LoggedCommit {
   time: number;
   message: string;
   files: string[];
+  /** Files this commit renamed, `[from, to]` (only when the log was read with renames). */
+  renamed: Array<[from: string, to: string]>;
+}
+
+/** How to read the log. */
+export interface LogOptions {
+  /**
+   * Detect renames (`-M`): a renamed file is still listed under both its paths, as without, and
+   * the pair is kept in {@link LoggedCommit.renamed}. It needs the blobs of both sides: in a
+   * repository missing objects it fails, where a log without renames succeeds.
+   */
+  renames: boolean;
 }
 
 const RS = "\x1e";
@@ -41,6 +53,15 @@ export async function shallowBoundary(root: string): Promise<Set<string>> {
   }
 }
 
+/**
+ * Whether the repository is a partial clone (`git clone --filter=…`): its missing blobs are
+ * fetched from the remote when something asks for them, so nothing here may ask.
+ */
+export async function isPartialClone(root: string): Promise<boolean> {
+  const r = await execa("git", ["config", "--get", "extensions.partialClone"], { cwd: root, reject: false });
+  return r.exitCode === 0 && r.stdout.trim() !== "";
+}
+
 /** Whether `ancestor` is reachable from `head` (false when it no longer exists). */
 export async function isAncestor(root: string, ancestor: string, head: string): Promise<boolean> {
   const r = await execa("git", ["merge-base", "--is-ancestor", ancestor, head], { cwd: root, reject: false });
@@ -52,12 +73,12 @@ export async function isAncestor(root: string, ancestor: string, head: string): 
  * `limit` commits. Paths are relative to `root` (which may be a subfolder of the work tree), and
  * only files under it are listed. Memory stays flat: commits are yielded as they are read.
  */
-export async function* logCommits(root: string, head: string, since: string | null, limit: number): AsyncGenerator<LoggedCommit> {
+export async function* logCommits(root: string, head: string, since: string | null, limit: number, options: LogOptions = { renames: false }): AsyncGenerator<LoggedCommit> {
   const args = [
     "log",
     `--format=${RS}%H${US}%ct${US}%B${US}`,
-    "--name-only",
-    "--no-renames",
+    "--name-status",
+    ...(options.renames ? ["-M"] : ["--no-renames"]),
     "--relative",
     "-z",
     `-n${limit}`,
@@ -65,7 +86,8 @@ export async function* logCommits(root: string, head: string, since: string | nu
     ...(since ? [`^${since}`] : []),
     "--",
   ];
-  const child = execa("git", args, { cwd: root, buffer: false, reject: false });
+  // Git 2.44 and later: never fetch a missing blob from a promisor remote to compare it.
+  const child = execa("git", args, { cwd: root, buffer: false, reject: false, env: { GIT_NO_LAZY_FETCH: "1" } });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (d: string) => {
     if (stderr.length < 4096) stderr += d;
@@ -101,22 +123,35 @@ export async function* logCommits(root: string, head: string, since: string | nu
   }
 }
 
-// A record is: hash US time US message US NUL ["\n" path NUL]...
+// A record is: hash US time US message US NUL ["\n"] (status NUL path NUL | R<score> NUL from NUL to NUL)...
 function parseRecord(record: string): LoggedCommit | null {
   if (!record) return null;
   const first = record.indexOf(US);
   const second = record.indexOf(US, first + 1);
   const third = record.lastIndexOf(US);
   if (first < 0 || second < 0 || third <= second) return null;
-  const files = record
-    .slice(third + 1)
-    .split("\0")
-    .map((p) => (p.startsWith("\n") ? p.slice(1) : p))
-    .filter((p) => p !== "");
+  const fields = record.slice(third + 1).split("\0");
+  const files: string[] = [];
+  const renamed: Array<[string, string]> = [];
+  for (let i = 0; i < fields.length; i++) {
+    const status = fields[i]!.replace(/^\n/, "");
+    if (status === "") continue;
+    const path = fields[++i];
+    if (!path) break;
+    files.push(path);
+    // A rename or copy names its source, then its destination.
+    if (status[0] === "R" || status[0] === "C") {
+      const to = fields[++i];
+      if (!to) break;
+      files.push(to);
+      if (status[0] === "R") renamed.push([path, to]);
+    }
+  }
   return {
     hash: record.slice(0, first),
     time: Number(record.slice(first + 1, second)),
     message: record.slice(second + 1, third).trim(),
     files,
+    renamed,
   };
 }

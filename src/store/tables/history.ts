@@ -8,6 +8,8 @@ export interface HistoryIndexData {
   paths: Buffer;
   /** The release notes each of the newest file-touching commits changed (see `store/history-index.ts`). */
   recent: Buffer;
+  /** Paths the history renamed, with the file each is now (see `store/history-index.ts`). */
+  renames: Buffer;
 }
 
 /** One git stage's result, written at once. */
@@ -60,8 +62,13 @@ export class HistoryTables {
     return this.#index.get("recent");
   }
 
+  /** The stored renames alone. */
+  renames(): Buffer | undefined {
+    return this.#index.get("renames");
+  }
+
   index(): Partial<HistoryIndexData> {
-    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths"), recent: this.recent() };
+    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths"), recent: this.recent(), renames: this.renames() };
   }
 
   /** Writes a run's history with its index and the head it reached. */
@@ -78,6 +85,7 @@ export class HistoryTables {
     void this.#index.put("bm25", run.index.bm25);
     void this.#index.put("paths", run.index.paths);
     void this.#index.put("recent", run.index.recent);
+    void this.#index.put("renames", run.index.renames);
     this.scope.updateMeta((meta) => {
       meta.gitHead = run.head;
       meta.versions.history++;

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { afterEach, describe, expect, it } from "vitest";
@@ -5,7 +6,7 @@ import { Engine } from "../../../src/engine.js";
 import { withIndexedEngine } from "../../helpers/index.js";
 import { TempRepo } from "../../helpers/repo.js";
 import { storeOf } from "../../helpers/store.js";
-import { loadHistoryIndex } from "../../../src/store/history-index.js";
+import { decodeRenames, loadHistoryIndex } from "../../../src/store/history-index.js";
 
 describe("git history", () => {
   let repo: TempRepo | undefined;
@@ -221,5 +222,80 @@ describe("git history", () => {
     } finally {
       await engine.close();
     }
+  });
+
+  describe("renames", () => {
+    const body = (name: string) => Array.from({ length: 20 }, (_, i) => `${name}_${i} = ${i}\n`).join("");
+    const renames = (engine: Engine) => decodeRenames(storeOf(engine)!.history.renames());
+
+    /** seaborn's way: `core.py` became `core/orig.py`, then `oldcore.py`, each move with an edit. */
+    function movedRepo(): TempRepo {
+      const r = TempRepo.create({ "pkg/core.py": body("core"), "pkg/gone.py": body("gone"), "pkg/keep.py": "k = 1\n" }, { git: true });
+      r.git("mv", "pkg/core.py", "pkg/orig.py");
+      r.git("mv", "pkg/gone.py", "pkg/gone2.py");
+      r.write({ "pkg/orig.py": `${body("core")}a = 1\n` });
+      r.commitAll("Move core aside");
+      r.git("mv", "pkg/orig.py", "pkg/oldcore.py");
+      r.write({ "pkg/oldcore.py": `${body("core")}a = 2\n` });
+      r.remove("pkg/gone2.py");
+      r.commitAll("Rename again, drop gone");
+      return r;
+    }
+
+    it("keeps each renamed path with the file it is now, followed through later renames", async () => {
+      repo = movedRepo();
+      await indexed(repo.root, (engine) => {
+        // gone.py's last name was deleted: it leads nowhere.
+        expect(renames(engine)).toEqual(new Map([["pkg/core.py", "pkg/oldcore.py"], ["pkg/orig.py", "pkg/oldcore.py"]]));
+        // History itself is as without renames: both paths of a move are listed.
+        expect(storeOf(engine)!.history.of("pkg/oldcore.py")!.churn).toBe(1);
+      });
+    });
+
+    it("adds the renames of new commits to the stored ones, and drops a path that exists again", async () => {
+      repo = movedRepo();
+      await indexed(repo.root, () => undefined);
+      repo.git("mv", "pkg/oldcore.py", "pkg/legacy.py");
+      repo.write({ "pkg/orig.py": "fresh = 1\n" });
+      repo.commitAll("Rename to legacy, a new orig.py");
+      const engine = new Engine(repo.root, { jobs: 1 });
+      try {
+        expect((await engine.index()).commitsRead).toBe(1);
+        expect(renames(engine)).toEqual(new Map([["pkg/core.py", "pkg/legacy.py"], ["pkg/oldcore.py", "pkg/legacy.py"]]));
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("reads the history without renames where git cannot compare a moved file's blobs", async () => {
+      repo = movedRepo();
+      // The blob of core.py as first committed is lost (a damaged copy, a mirror with objects left out).
+      const blob = repo.git("rev-parse", "HEAD~2:pkg/core.py").trim();
+      const loose = join(repo.root, ".git", "objects", blob.slice(0, 2), blob.slice(2));
+      expect(existsSync(loose)).toBe(true);
+      rmSync(loose);
+      const engine = new Engine(repo.root, { jobs: 1 });
+      try {
+        const stats = await engine.index();
+        expect(stats.commitsRead).toBe(3);
+        expect(stats.warnings.join("\n")).toMatch(/renames not read/);
+        expect(storeOf(engine)!.history.of("pkg/keep.py")!.churn).toBe(1);
+        expect(renames(engine)).toEqual(new Map());
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("ranks the file a traceback's renamed path became", async () => {
+      repo = movedRepo();
+      repo.write({ "pkg/other.py": body("other") });
+      repo.commitAll("Add other");
+      const task = "KeyError in lookup\nTraceback (most recent call last):\n  File \"/usr/lib/python3/site-packages/pkg/core.py\", line 12, in lookup\n    value = table[key]\nKeyError: 'x'";
+      await indexed(repo.root, async (engine) => {
+        const ranked = await engine.rank(task, { refresh: false });
+        expect(ranked.files[0]!.path).toBe("pkg/oldcore.py");
+        expect(JSON.stringify(ranked.files[0]!.signals)).toMatch(/core\.py:12/);
+      });
+    });
   });
 });

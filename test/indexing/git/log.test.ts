@@ -6,9 +6,9 @@ describe("logCommits", () => {
   let repo: TempRepo | undefined;
   afterEach(() => repo?.dispose());
 
-  const collect = async (root: string, head: string, since: string | null = null) => {
+  const collect = async (root: string, head: string, since: string | null = null, renames = false) => {
     const out = [];
-    for await (const c of logCommits(root, head, since, 1000)) out.push(c);
+    for await (const c of logCommits(root, head, since, 1000, { renames })) out.push(c);
     return out;
   };
 
@@ -30,6 +30,21 @@ describe("logCommits", () => {
     repo.write({ "a.py": "y\n" });
     const head = repo.commitAll("Later");
     expect((await collect(repo.root, head, first)).map((c) => c.message)).toEqual(["Later"]);
+  });
+
+  it("lists a renamed file under both its paths, and the rename itself when asked for renames", async () => {
+    const body = Array.from({ length: 20 }, (_, i) => `value_${i} = ${i}\n`).join("");
+    repo = TempRepo.create({ "pkg/core.py": body, "pkg/other.py": "y = 1\n" }, { git: true });
+    repo.git("mv", "pkg/core.py", "pkg/old core.py");
+    // A rename with a small change, and an edit in the same commit.
+    repo.write({ "pkg/old core.py": `${body}extra = 1\n`, "pkg/other.py": "y = 2\n" });
+    const head = repo.commitAll("Move core aside");
+    const [withRenames] = await collect(repo.root, head, null, true);
+    expect(withRenames!.files.sort()).toEqual(["pkg/core.py", "pkg/old core.py", "pkg/other.py"]);
+    expect(withRenames!.renamed).toEqual([["pkg/core.py", "pkg/old core.py"]]);
+    const [without] = await collect(repo.root, head);
+    expect(without!.files.sort()).toEqual(withRenames!.files);
+    expect(without!.renamed).toEqual([]);
   });
 
   it("fails with GIT_FAILED when git cannot read the history", async () => {

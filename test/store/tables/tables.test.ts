@@ -30,7 +30,7 @@ describe("table groups", () => {
       () => s.graph.putFile("a.py", null, false),
       () => s.lexical.markChanged("a.py"),
       () => s.vectors.reset(["a.py"]),
-      () => s.history.write({ replace: true, live: new Set(), commits: [], files: new Map(), index: { bm25: Buffer.alloc(0), paths: Buffer.alloc(0), recent: Buffer.alloc(0) }, head: null, commitsRead: 0 }),
+      () => s.history.write({ replace: true, live: new Set(), commits: [], files: new Map(), index: { bm25: Buffer.alloc(0), paths: Buffer.alloc(0), recent: Buffer.alloc(0), renames: Buffer.alloc(0) }, head: null, commitsRead: 0 }),
       () => s.updateMeta((m) => void (m.commits = 99)),
     ];
     for (const write of writes) {
