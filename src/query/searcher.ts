@@ -207,7 +207,7 @@ export class Searcher {
   }
 
   #pathIndex(): PathIndex {
-    return (this.#paths ??= new PathIndex(this.#lexicalIndex().files.values(), decodeRenames(this.#store.history.renames()) ?? undefined));
+    return (this.#paths ??= new PathIndex(this.#lexicalIndex().files.values(), () => decodeRenames(this.#store.history.renames()) ?? new Map()));
   }
 
   /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */

@@ -18,16 +18,17 @@ export class PathIndex {
   readonly #byBase = new Map<string, string[]>();
   #modules: Map<string, string[]> | undefined;
   readonly #tokens = new Map<string, string[]>();
-  readonly #renamed: ReadonlyMap<string, string>;
-  #former: PathIndex | undefined;
+  readonly #loadRenamed: () => ReadonlyMap<string, string>;
+  #former: { index: PathIndex; renamed: ReadonlyMap<string, string> } | undefined;
 
   /**
    * @param renamed paths the repository's history renamed, each with the file it is now: a written
-   *   path that names no file resolves through them (a traceback from an older release).
+   *   path that names no file resolves through them (a traceback from an older release). Read on
+   *   the first such path.
    */
-  constructor(paths: Iterable<string>, renamed: ReadonlyMap<string, string> = new Map()) {
+  constructor(paths: Iterable<string>, renamed: () => ReadonlyMap<string, string> = () => new Map()) {
     this.#paths = new Set(paths);
-    this.#renamed = renamed;
+    this.#loadRenamed = renamed;
     for (const path of this.#paths) {
       const base = path.slice(path.lastIndexOf("/") + 1);
       const list = this.#byBase.get(base);
@@ -59,11 +60,14 @@ export class PathIndex {
    */
   resolve(written: string): string[] {
     const found = this.#resolveHere(written);
-    if (found.length > 0 || this.#renamed.size === 0) return found;
-    this.#former ??= new PathIndex(this.#renamed.keys());
+    if (found.length > 0) return found;
+    if (!this.#former) {
+      const renamed = this.#loadRenamed();
+      this.#former = { index: new PathIndex(renamed.keys()), renamed };
+    }
     const now = new Set<string>();
-    for (const former of this.#former.resolve(written)) {
-      const path = this.#renamed.get(former)!;
+    for (const former of this.#former.index.#resolveHere(written)) {
+      const path = this.#former.renamed.get(former)!;
       if (this.#paths.has(path)) now.add(path);
     }
     return [...now];

@@ -27,7 +27,7 @@ describe("PathIndex", () => {
 
   it("resolves a path the history renamed to the file it is now, where no file has that path", () => {
     const renamed = new Map([["src/shop/basket.py", "src/shop/cart.py"], ["tools/cart.py", "src/shop/cart.py"], ["lib/gone.py", "lib/deleted.py"]]);
-    const moved = new PathIndex(["src/shop/cart.py", "tools/cart.py", "src/shop/payments/retry.py"], renamed);
+    const moved = new PathIndex(["src/shop/cart.py", "tools/cart.py", "src/shop/payments/retry.py"], () => renamed);
     expect(moved.resolve("/usr/lib/python3/site-packages/shop/basket.py")).toEqual(["src/shop/cart.py"]);
     expect(moved.resolve("basket.py")).toEqual(["src/shop/cart.py"]);
     // A path that names a file now means that file, whatever it was renamed from.
