@@ -30,6 +30,12 @@ const FILE_EXT = "py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs|kt|c|cc|cp
 // non-space characters longer than MAX_REF_CHARS (see scannable), which bounds what is left.
 const PATH_RE = new RegExp(String.raw`(?<![\w.~@+-])(?:[A-Za-z]:)?[\w.~@+-]*(?:[\\/][\w.@+-]+)*\.(?:${FILE_EXT})\b`, "g");
 const PY_FRAME_RE = /File "([^"\n]{1,500})", line (\d{1,9})(?:, in ([\w<>.$]{1,200}))?/g;
+/**
+ * A frame of IPython's tracebacks before version 8: the file and function on a line of their own
+ * (`~/envs/…/site-packages/pkg/mod.py in lookup(self, key)`), a few lines of source below it, the
+ * failing one marked with an arrow (`--> 144`).
+ */
+const IPYTHON_FRAME_RE = /^[ \t]*((?:[A-Za-z]:)?[^\s"<>]{1,500}\.pyx?) in ([\w<>.$]{1,200})(?=[(\s])[^\n]*\n(?:[^\n]*\n){0,12}?[ \t]*-+> ?(\d{1,9})\b/gm;
 const LINE_REF_RE = new RegExp(String.raw`(?<![\w.~@+-])((?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:${FILE_EXT})):(\d{1,9})(?::\d+)?`, "g");
 const JS_FRAME_RE = /at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+):(\d{1,9}):\d+\)?/g;
 /** A JVM frame: `at [module/]com.acme.Cart$Line.add(Cart.java:42)`; the package names the folders. */
@@ -123,7 +129,7 @@ export function parseTask(text: string): TaskQuery {
   const scan = scannable(text);
   const frames = findFrames(scan);
   // A frame's file written again (a JVM frame's `(Cart.java:42)`) is that frame, not another path.
-  const framePaths = new Set(frames.flatMap((f) => (f.jvm ? [f.path, f.path.slice(f.path.lastIndexOf("/") + 1)] : [f.path])));
+  const framePaths = new Set(frames.flatMap((f) => (f.jvm ? [f.path, f.path.slice(f.path.lastIndexOf("/") + 1)] : [trimPath(f.path)])));
   const paths = unique([...scan.matchAll(PATH_RE)].map((m) => trimPath(m[0])).filter((p) => p.length > 0 && !framePaths.has(p)));
   const pathSet = new Set(paths);
 
@@ -215,6 +221,7 @@ function findFrames(text: string): FrameRef[] {
   type Found = Omit<FrameRef, "depth"> & { at: number };
   const frames: Found[] = [];
   for (const m of text.matchAll(PY_FRAME_RE)) frames.push({ path: m[1]!, line: Number(m[2]), name: m[3] ?? "", at: m.index, python: true });
+  for (const m of text.matchAll(IPYTHON_FRAME_RE)) frames.push({ path: m[1]!, line: Number(m[3]), name: m[2]!, at: m.index, python: true });
   for (const m of text.matchAll(JS_FRAME_RE)) {
     if (isFileName(m[2]!)) frames.push({ path: m[2]!, line: Number(m[3]), name: m[1] ?? "", at: m.index });
   }

@@ -53,6 +53,32 @@ describe("parseTask", () => {
     expect(task.frames.every((f) => f.python)).toBe(true);
   });
 
+  it("reads IPython's older tracebacks: the file and function on a line, the failing line under an arrow", () => {
+    const task = parseTask(
+      [
+        "KeyError                                  Traceback (most recent call last)",
+        "~/envs/py3.9/lib/python3.8/site-packages/seaborn/_core.py in _lookup_single(self, key)",
+        "    143             # Use a value that's in the original data vector",
+        "--> 144             value = self.lookup_table[key]",
+        "    145         except KeyError:",
+        "",
+        "<ipython-input-3-46dd21e9c95a> in <module>",
+        "----> 4 g.map(sns.scatterplot, hue=iris['species'])",
+        "",
+        "C:\\Python38\\lib\\site-packages\\seaborn\\axisgrid.py in <lambda>(x)",
+        "   1264         indices = zip(row_indices.flat, col_indices.flat)",
+        "-> 1265         self._map_bivariate(func, indices, **kwargs)",
+      ].join("\n"),
+    );
+    expect(task.frames.map((f) => [f.path, f.line, f.name, f.depth])).toEqual([
+      ["~/envs/py3.9/lib/python3.8/site-packages/seaborn/_core.py", 144, "_lookup_single", 0.5],
+      ["C:\\Python38\\lib\\site-packages\\seaborn\\axisgrid.py", 1265, "<lambda>", 1],
+    ]);
+    expect(task.frames.every((f) => f.python)).toBe(true);
+    // A frame's file is that frame, not a path written besides.
+    expect(task.paths).toEqual([]);
+  });
+
   it("reads JavaScript stack frames and file:line mentions", () => {
     const task = parseTask("TypeError: x is undefined\n    at applyCoupon (src/checkout/coupon.ts:41:7)\nSee also lib/util.js:9");
     expect(task.frames.map((f) => [f.path, f.line])).toEqual([
@@ -189,15 +215,17 @@ describe("parseTask", () => {
     // The repository's own test file, written: about tests.
     expect(within("testing/test_skipping.py fails on Windows").aboutTests).toBe(true);
     // A virtualenv named `test` holds the installed package, not its tests.
-    const ipython = "~/.virtualenvs/test/lib/python3.6/site-packages/sympy/geometry/point.py in __add__(self, other)\n--> 219 raise GeometryError";
-    expect(parseTask(ipython).aboutTests).toBe(true);
-    expect(within(ipython).aboutTests).toBe(false);
+    const venv = "~/.virtualenvs/test/lib/python3.6/site-packages/sympy/geometry/point.py raises GeometryError";
+    expect(parseTask(venv).aboutTests).toBe(true);
+    expect(within(venv).aboutTests).toBe(false);
+    // Written as an IPython frame, it is a frame: no path of the task's at all.
+    expect(parseTask(venv.replace(" raises", " in __add__(self, other)\n--> 219")).aboutTests).toBe(false);
     // A bare name the repository has among its tests and its docs: not about tests; every one is a doc.
     const bare = within("my index.rst renders the toctree twice");
     expect(bare.aboutTests).toBe(false);
     expect(bare.aboutDocs).toBe(true);
     // An installed file the repository has both as its source and among its test fixtures: not about tests.
-    const installed = "~/.virtualenvs/test/lib/python3.9/site-packages/shop/cart.py in total()\n--> 12 raise KeyError";
+    const installed = "KeyError in ~/.virtualenvs/test/lib/python3.9/site-packages/shop/cart.py";
     expect(parseTask(installed).aboutTests).toBe(true);
     expect(within(installed).aboutTests).toBe(false);
     expect(within("pkg/_vendor/six.py is outdated").aboutVendored).toBe(true);
