@@ -9,18 +9,21 @@ export interface LoggedCommit {
   time: number;
   message: string;
   files: string[];
-  /** Files this commit renamed, `[from, to]` (only when the log was read with renames). */
+  /** Files this commit renamed, `[from, to]` (when read with {@link LogOptions.renames}). */
   renamed: Array<[from: string, to: string]>;
 }
 
 /** How to read the log. */
 export interface LogOptions {
   /**
-   * Detect renames (`-M`): a renamed file is still listed under both its paths, as without, and
-   * the pair is kept in {@link LoggedCommit.renamed}. It needs the blobs of both sides: in a
-   * repository missing objects it fails, where a log without renames succeeds.
+   * Find renames (`-M`): a renamed file is listed under both its paths either way, and the pair is
+   * kept in {@link LoggedCommit.renamed}. Git compares the blobs of files added and deleted in a
+   * commit (same-named ones first): about 0.25 s per 1,000 commits of babel, where fixtures move,
+   * and it fails where a blob is missing.
    */
   renames: boolean;
+  /** Commits of the walk passed over first (to go on after a failed read). */
+  skip?: number;
 }
 
 const RS = "\x1e";
@@ -70,17 +73,21 @@ export async function isAncestor(root: string, ancestor: string, head: string): 
 
 /**
  * Streams the ancestry of `head` (newest first), excluding `since` and its ancestors, at most
- * `limit` commits. Paths are relative to `root` (which may be a subfolder of the work tree), and
- * only files under it are listed. Memory stays flat: commits are yielded as they are read.
+ * `limit` commits after the first `skip`. Paths are relative to `root` (which may be a subfolder
+ * of the work tree), and only files under it are listed. Memory stays flat: commits are yielded as
+ * they are read. Where git fails, every commit yielded before was read whole: the same walk with
+ * `skip` set to their number goes on from the commit it failed at.
  */
 export async function* logCommits(root: string, head: string, since: string | null, limit: number, options: LogOptions = { renames: false }): AsyncGenerator<LoggedCommit> {
+  const skip = options.skip ?? 0;
   const args = [
     "log",
     `--format=${RS}%H${US}%ct${US}%B${US}`,
     "--name-status",
-    ...(options.renames ? ["-M"] : ["--no-renames"]),
+    options.renames ? "-M" : "--no-renames",
     "--relative",
     "-z",
+    ...(skip > 0 ? [`--skip=${skip}`] : []),
     `-n${limit}`,
     head,
     ...(since ? [`^${since}`] : []),
@@ -108,18 +115,20 @@ export async function* logCommits(root: string, head: string, since: string | nu
         if (commit) yield commit;
       }
     }
+    // The last record is whole only if git succeeded: a failure may cut its file list short.
+    finished = true;
+    const result = await child.catch(() => undefined);
+    if (result?.exitCode !== 0) {
+      throw new ContextSmithError("GIT_FAILED", `git log failed: ${stderr.trim() || `exit code ${String(result?.exitCode)}`}`);
+    }
     for (const record of pending.split(RS)) {
       const commit = parseRecord(record);
       if (commit) yield commit;
     }
-    finished = true;
   } finally {
+    // A reader that stopped early: git is stopped too.
     if (!finished && child.exitCode === null) child.kill();
-    const result = await child.catch(() => undefined);
-    // A reader that stopped early killed git itself; otherwise git must have succeeded.
-    if (finished && result?.exitCode !== 0) {
-      throw new ContextSmithError("GIT_FAILED", `git log failed: ${stderr.trim() || `exit code ${String(result?.exitCode)}`}`);
-    }
+    await child.catch(() => undefined);
   }
 }
 
