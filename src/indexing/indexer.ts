@@ -423,6 +423,7 @@ async function startHistory(config: Config, store: IndexStore): Promise<GitResul
       cochangeMaxFiles: config.cochangeMaxFiles,
       historyPerFile: config.historyPerFile,
       cochangePerFile: config.cochangePerFile,
+      renameCommits: config.renameCommits,
     };
     return (await pool.run(task)) as GitResult;
   } finally {

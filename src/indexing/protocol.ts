@@ -6,7 +6,7 @@ import type { Language, SymbolInfo } from "../core/types.js";
 import type { FileUpdate } from "../store/types.js";
 import type { PlannedRead } from "./plan.js";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** Limits the parse stage applies to file contents. */
 export interface ContentLimits {
@@ -57,6 +57,8 @@ export interface GitTask {
   cochangeMaxFiles: number;
   historyPerFile: number;
   cochangePerFile: number;
+  /** The newest commits whose renames are read (see `Config.renameCommits`). */
+  renameCommits: number;
 }
 
 /** What the git-log worker did. */

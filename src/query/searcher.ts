@@ -54,6 +54,8 @@ export class Searcher {
   #lexical: LexicalIndex | undefined;
   #history: HistoryIndex | undefined;
   #paths: PathIndex | undefined;
+  /** Paths the history renamed, with the files they became (read on the first path that names no file). */
+  #renamed: ReadonlyMap<string, string> | undefined;
   /** The code graph's file links both ways, loaded on first use. */
   #vectors: VectorSearch | null | undefined;
   #links: { from: Map<string, Map<string, number>>; to: Map<string, Map<string, number>> } | undefined;
@@ -91,7 +93,7 @@ export class Searcher {
     if (parts.has("history")) {
       this.#history = undefined;
       // Paths resolve through the renames the history found.
-      this.#paths = undefined;
+      this.#renamed = undefined;
       this.#lastTask = undefined;
     }
     if (parts.has("graph")) this.#links = undefined;
@@ -207,7 +209,7 @@ export class Searcher {
   }
 
   #pathIndex(): PathIndex {
-    return (this.#paths ??= new PathIndex(this.#lexicalIndex().files.values(), () => decodeRenames(this.#store.history.renames()) ?? new Map()));
+    return (this.#paths ??= new PathIndex(this.#lexicalIndex().files.values(), () => (this.#renamed ??= decodeRenames(this.#store.history.renames()) ?? new Map())));
   }
 
   /** Task term weights for scoring code: the task's weight times the term's idf in the repository. */

@@ -33,9 +33,10 @@ const PY_FRAME_RE = /File "([^"\n]{1,500})", line (\d{1,9})(?:, in ([\w<>.$]{1,2
 /**
  * A frame of IPython's tracebacks before version 8: the file and function on a line of their own
  * (`~/envs/…/site-packages/pkg/mod.py in lookup(self, key)`), a few lines of source below it, the
- * failing one marked with an arrow (`--> 144`).
+ * failing one marked with an arrow (`--> 144`). A blank line ends a frame: one printed without
+ * source (Cython's) has no line, and never takes the next frame's.
  */
-const IPYTHON_FRAME_RE = /^[ \t]*((?:[A-Za-z]:)?[^\s"<>]{1,500}\.pyx?) in ([\w<>.$]{1,200})(?=[(\s])[^\n]*\n(?:[^\n]*\n){0,12}?[ \t]*-+> ?(\d{1,9})\b/gm;
+const IPYTHON_FRAME_RE = /^[ \t]*((?:[A-Za-z]:)?[^\s"<>]{1,500}\.pyx?) in ([\w<>.$]{1,200})(?=[(\s])[^\n]*\n(?:[ \t]*\S[^\n]*\n){0,12}?[ \t]*-+> ?(\d{1,9})\b/gm;
 const LINE_REF_RE = new RegExp(String.raw`(?<![\w.~@+-])((?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:${FILE_EXT})):(\d{1,9})(?::\d+)?`, "g");
 const JS_FRAME_RE = /at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+):(\d{1,9}):\d+\)?/g;
 /** A JVM frame: `at [module/]com.acme.Cart$Line.add(Cart.java:42)`; the package names the folders. */

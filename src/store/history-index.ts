@@ -63,7 +63,8 @@ export function encodeRenames(renames: ReadonlyMap<string, string>): Buffer {
 
 /**
  * The stored renames, or null where there are none to trust: an index written before renames were
- * kept, or a damaged value. Either way the git stage reads the history again (see `historyCurrent`).
+ * kept (the git stage reads the history again at once, see `historyCurrent`), or a damaged value
+ * (read again with the next commit; until then paths resolve without renames).
  */
 export function decodeRenames(data: Buffer | undefined): Map<string, string> | null {
   if (!data || data.length === 0) return null;

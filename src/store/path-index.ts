@@ -23,8 +23,8 @@ export class PathIndex {
 
   /**
    * @param renamed paths the repository's history renamed, each with the file it is now: a written
-   *   path that names no file resolves through them (a traceback from an older release). Read on
-   *   the first such path.
+   *   path that names no file resolves through them (a traceback from an older release). Asked for
+   *   on each such path; a new map (the history read again) is indexed anew.
    */
   constructor(paths: Iterable<string>, renamed: () => ReadonlyMap<string, string> = () => new Map()) {
     this.#paths = new Set(paths);
@@ -61,10 +61,8 @@ export class PathIndex {
   resolve(written: string): string[] {
     const found = this.#resolveHere(written);
     if (found.length > 0) return found;
-    if (!this.#former) {
-      const renamed = this.#loadRenamed();
-      this.#former = { index: new PathIndex(renamed.keys()), renamed };
-    }
+    const renamed = this.#loadRenamed();
+    if (this.#former?.renamed !== renamed) this.#former = { index: new PathIndex(renamed.keys()), renamed };
     const now = new Set<string>();
     for (const former of this.#former.index.#resolveHere(written)) {
       const path = this.#former.renamed.get(former)!;

@@ -79,6 +79,19 @@ describe("parseTask", () => {
     expect(task.paths).toEqual([]);
   });
 
+  it("reads no line for an IPython frame printed without source, and never the next frame's", () => {
+    const task = parseTask(
+      [
+        "~/envs/lib/python3.8/site-packages/pandas/_libs/index.pyx in pandas._libs.index.IndexEngine.get_loc()",
+        "",
+        "~/proj/shop/core.py in inner(x)",
+        "     10     y = x + 1",
+        "---> 11     return table[y]",
+      ].join("\n"),
+    );
+    expect(task.frames.map((f) => [f.path, f.line, f.name])).toEqual([["~/proj/shop/core.py", 11, "inner"]]);
+  });
+
   it("reads JavaScript stack frames and file:line mentions", () => {
     const task = parseTask("TypeError: x is undefined\n    at applyCoupon (src/checkout/coupon.ts:41:7)\nSee also lib/util.js:9");
     expect(task.frames.map((f) => [f.path, f.line])).toEqual([

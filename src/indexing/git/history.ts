@@ -13,14 +13,6 @@ const MAX_MESSAGE = 1000;
  * size on disk, and 12 hex digits are unique in any real repository (git itself abbreviates less).
  */
 const SHORT_HASH = 12;
-/**
- * Newest commits whose renames are read. A traceback names the files of a release a user runs,
- * rarely more than months old (seaborn moved `_core.py` 109 commits before the task that names
- * it), and finding renames is what costs: git compares the blobs of the files a commit adds and
- * deletes, about 0.25 s per 1,000 commits of babel, whose whole history renames 46,000 files.
- */
-const RENAMES_WINDOW = 1000;
-
 interface Pending {
   commits: string[];
   churn: number;
@@ -43,8 +35,8 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const head = await gitHead(task.root);
   const warnings: string[] = [];
   const stored = decodeRecent(store.history.recent());
+  if (historyCurrent(store, head, stored)) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
   const storedRenames = decodeRenames(store.history.renames());
-  if (historyCurrent(store, head, stored, storedRenames)) return { head, commitsRead: 0, rebuilt: false, warnings, ms: 0 };
   // Rewritten history (rebase, branch switch to an unrelated line): start over. So does an index
   // without a window of recent commits or renames to trust (written before they were kept, or
   // damaged): once.
@@ -101,7 +93,7 @@ function emptyRead(): LogRead {
 }
 
 /**
- * Reads the log: the newest {@link RENAMES_WINDOW} commits with their renames, then the rest
+ * Reads the log: the newest `task.renameCommits` commits with their renames, then the rest
  * without. Where git cannot compare a rename's blobs (objects missing), the log is read on from
  * the commit it failed at, without renames.
  */
@@ -149,7 +141,7 @@ async function readLog(task: GitTask, head: string, since: string | null, live: 
     if (listed) kept.push({ hash: detached(c.hash), time: c.time, message: detached(c.message.slice(0, MAX_MESSAGE)), fileCount: c.files.length });
   };
   // A partial clone would fetch the blobs git compares: no renames there.
-  const window = (await isPartialClone(task.root)) ? 0 : Math.min(RENAMES_WINDOW, task.maxCommits);
+  const window = (await isPartialClone(task.root)) ? 0 : Math.min(task.renameCommits, task.maxCommits);
   let failed = false;
   if (window > 0) {
     try {
@@ -169,35 +161,42 @@ async function readLog(task: GitTask, head: string, since: string | null, live: 
 
 /**
  * Whether the stored history is that of `head`: the same HEAD, with a window of recent commits
- * (the release-notes habit) and renames to trust. `stored` and `renames` are the decoded values,
- * where the caller has them; without, only the renames' presence is checked (a no-change run
- * should not parse them).
+ * (the release-notes habit) and renames to trust. `stored` is the decoded window, where the caller
+ * has it. Renames are only looked for: a no-change run should not parse them.
  */
-export function historyCurrent(store: IndexStore, head: string | null, stored?: string[][] | null, renames?: ReadonlyMap<string, string> | null): boolean {
+export function historyCurrent(store: IndexStore, head: string | null, stored?: string[][] | null): boolean {
   if (head !== store.meta().gitHead) return false;
   if (head === null) return true;
-  const hasRenames = renames === undefined ? (store.history.renames()?.length ?? 0) > 0 : renames !== null;
-  return hasRenames && (stored === undefined ? decodeRecent(store.history.recent()) : stored) !== null;
+  return (store.history.renames()?.length ?? 0) > 0 && (stored === undefined ? decodeRecent(store.history.recent()) : stored) !== null;
 }
 
 /**
  * Each path the history renamed that no file has now (`from`), with the file it became, followed
- * through later renames (`a.py` → `b/a.py` → `c.py`). `renamed` is this run's, newest first;
- * `stored` what earlier runs found (older, so this run's renames of a path win). A path that led
- * only to files since deleted is left out.
+ * through later renames (`a.py` → `b/a.py` → `c.py`); a path that led only to files since deleted
+ * is left out. `renamed` is this run's, newest first; `stored` what earlier runs found, all older.
+ * A chain goes forward in time only: from a rename to the first later rename of the path it made
+ * (a path renamed away, made again and renamed again is two files). A path renamed more than once
+ * means what its newest rename made of it.
  */
 export function formerPaths(renamed: ReadonlyArray<readonly [string, string]>, stored: ReadonlyMap<string, string>, live: ReadonlySet<string>): Map<string, string> {
-  const next = new Map<string, string>();
-  for (const [from, to] of renamed) if (!next.has(from)) next.set(from, to);
-  for (const [from, to] of stored) if (!next.has(from)) next.set(from, to);
+  // Each path's renames as (to, age), newest first: age is the position in `renamed`, stored ones oldest.
+  const moves = new Map<string, Array<[to: string, age: number]>>();
+  const add = (from: string, to: string, age: number): void => {
+    const list = moves.get(from);
+    if (list) list.push([to, age]);
+    else moves.set(from, [[to, age]]);
+  };
+  renamed.forEach(([from, to], age) => add(from, to, age));
+  for (const [from, to] of stored) add(from, to, Infinity);
   const out = new Map<string, string>();
-  for (const [from, to] of next) {
+  for (const [from, list] of moves) {
     if (live.has(from)) continue;
-    let now = to;
-    const seen = new Set([from]);
-    while (!live.has(now) && next.has(now) && !seen.has(now)) {
-      seen.add(now);
-      now = next.get(now)!;
+    let [now, age] = list[0]!;
+    // Ages fall at every step, so this ends.
+    for (;;) {
+      const later = moves.get(now)?.filter(([, a]) => a < age);
+      if (!later || later.length === 0) break;
+      [now, age] = later[later.length - 1]!;
     }
     if (live.has(now)) out.set(from, now);
   }

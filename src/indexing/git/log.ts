@@ -96,8 +96,9 @@ export async function* logCommits(root: string, head: string, since: string | nu
   // Git 2.44 and later: never fetch a missing blob from a promisor remote to compare it.
   const child = execa("git", args, { cwd: root, buffer: false, reject: false, env: { GIT_NO_LAZY_FETCH: "1" } });
   let stderr = "";
+  // The end of it: the fatal error comes last, after any warnings (rename limits, with renames).
   child.stderr?.setEncoding("utf8").on("data", (d: string) => {
-    if (stderr.length < 4096) stderr += d;
+    stderr = (stderr + d).slice(-4096);
   });
   // A decoding stream: multi-byte characters split across chunks stay whole.
   const stdout = child.stdout!.setEncoding("utf8") as AsyncIterable<string>;
@@ -147,13 +148,18 @@ function parseRecord(record: string): LoggedCommit | null {
     if (status === "") continue;
     const path = fields[++i];
     if (!path) break;
-    files.push(path);
-    // A rename or copy names its source, then its destination.
+    // A rename or copy names its source, then its destination (copies are never asked for: a
+    // copy's source, unchanged, would not count as touched).
     if (status[0] === "R" || status[0] === "C") {
       const to = fields[++i];
       if (!to) break;
+      if (status[0] === "R") {
+        files.push(path);
+        renamed.push([path, to]);
+      }
       files.push(to);
-      if (status[0] === "R") renamed.push([path, to]);
+    } else {
+      files.push(path);
     }
   }
   return {

@@ -7,6 +7,9 @@ import { withIndexedEngine } from "../../helpers/index.js";
 import { TempRepo } from "../../helpers/repo.js";
 import { storeOf } from "../../helpers/store.js";
 import { decodeRenames, loadHistoryIndex } from "../../../src/store/history-index.js";
+import { formerPaths, indexGitHistory } from "../../../src/indexing/git/history.js";
+import { PROTOCOL_VERSION } from "../../../src/indexing/protocol.js";
+import { IndexStore } from "../../../src/store/store.js";
 
 describe("git history", () => {
   let repo: TempRepo | undefined;
@@ -294,6 +297,58 @@ describe("git history", () => {
       } finally {
         await engine.close();
       }
+    });
+
+    it("follows a rename chain forward in time only", () => {
+      // Newest first: b.py deleted (not a rename), then a.py -> b.py, and long before, b.py -> c.py.
+      const renamed: Array<[string, string]> = [["a.py", "b.py"], ["b.py", "c.py"]];
+      // a.py's content went to a b.py made after the old b.py had become c.py, and was deleted.
+      expect(formerPaths(renamed, new Map(), new Set(["c.py"]))).toEqual(new Map([["b.py", "c.py"]]));
+      // Forward: x.py -> y.py, later y.py -> z.py.
+      expect(formerPaths([["y.py", "z.py"], ["x.py", "y.py"]], new Map(), new Set(["z.py"]))).toEqual(new Map([["x.py", "z.py"], ["y.py", "z.py"]]));
+      // Stored renames are older than this run's: a stored path follows this run's renames on.
+      expect(formerPaths([["y.py", "z.py"]], new Map([["x.py", "y.py"]]), new Set(["z.py"]))).toEqual(new Map([["x.py", "z.py"], ["y.py", "z.py"]]));
+      // A path that exists now is its own file, whatever it was renamed to once.
+      expect(formerPaths([["x.py", "y.py"]], new Map(), new Set(["x.py", "y.py"]))).toEqual(new Map());
+    });
+
+    it("reads renames in the newest commits of its window only, and the rest of the history whole", async () => {
+      repo = movedRepo();
+      repo.write({ "pkg/keep.py": "k = 2\n" });
+      repo.commitAll("Edit keep");
+      await indexed(repo.root, () => undefined);
+      const indexDir = join(repo.root, ".contextsmith");
+      const { store } = await IndexStore.openForWrite(indexDir);
+      try {
+        await store.transaction(() => store.updateMeta((m) => void (m.gitHead = null)), "history");
+        const task = { version: PROTOCOL_VERSION, root: repo.root, indexDir, maxCommits: 100, cochangeMaxFiles: 50, historyPerFile: 200, cochangePerFile: 24 };
+        // A window of 2: the newest commit renames nothing, the one before renames orig.py to oldcore.py.
+        const read = await indexGitHistory(store, { ...task, renameCommits: 2 });
+        expect(read.commitsRead).toBe(4);
+        expect(decodeRenames(store.history.renames())).toEqual(new Map([["pkg/orig.py", "pkg/oldcore.py"]]));
+        expect(store.history.of("pkg/keep.py")!.churn).toBe(2);
+        await store.transaction(() => store.updateMeta((m) => void (m.gitHead = null)), "history");
+        expect((await indexGitHistory(store, { ...task, renameCommits: 0 })).commitsRead).toBe(4);
+        expect(decodeRenames(store.history.renames())).toEqual(new Map());
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("asks a partial clone for no renames: its missing blobs are never fetched", async () => {
+      repo = movedRepo();
+      repo.git("config", "uploadpack.allowFilter", "true");
+      clone = TempRepo.create();
+      clone.dispose();
+      repo.git("clone", "-q", "--filter=blob:none", `file://${repo.root}`, clone.root);
+      const objects = () => clone!.git("count-objects", "-v");
+      const before = objects();
+      await indexed(clone.root, (engine) => {
+        expect(engine.status()!.commits).toBe(3);
+        expect(renames(engine)).toEqual(new Map());
+        expect(storeOf(engine)!.history.of("pkg/oldcore.py")!.churn).toBe(1);
+      });
+      expect(objects()).toBe(before);
     });
 
     it("ranks the file a traceback's renamed path became", async () => {
