@@ -94,7 +94,10 @@ export async function runBench(options: BenchOptions): Promise<InstanceRecord[]>
         } catch (error) {
           const err = ContextSmithError.from(error, "INTERNAL");
           if (err.code === "ABORTED") throw err;
-          record = { instance_id: instance.instance_id, repo, gold: [], unscored: [], strategies: {}, missed: [], error: err.message };
+          // A bug's stack says where to look (one pytest instance failed once in a run of 140 with
+          // "reading 'replace'" and never again).
+          const stack = error instanceof Error && !(error instanceof ContextSmithError) ? error.stack?.split("\n").slice(0, 8).join("\n") : undefined;
+          record = { instance_id: instance.instance_id, repo, gold: [], unscored: [], strategies: {}, missed: [], error: err.message, ...(stack ? { stack } : {}) };
         }
         appendFileSync(outFile, `${JSON.stringify(record)}\n`);
         records.push(record);

@@ -57,6 +57,8 @@ export interface InstanceRecord {
   semantic?: { model: string | null; notice: string | null };
   /** Set when the instance could not be run (materialisation or indexing failed). */
   error?: string;
+  /** Where an unexpected error (not one of ours) was thrown: the first frames of its stack. */
+  stack?: string;
 }
 
 /** What the tuner reads per instance: the signals' rankings and what fusion needs besides. */
