@@ -44,16 +44,21 @@ export function encodeRecent(recent: ReadonlyArray<readonly string[]>): Buffer {
  * kept, or a damaged value. Either way the git stage reads the history again (see `historyCurrent`).
  */
 export function decodeRecent(data: Buffer | undefined): string[][] | null {
+  const parsed = jsonArray(data);
+  if (!parsed) return null;
+  // Each entry is a commit: a malformed one still counts, as a commit that changed no release notes.
+  return parsed.slice(0, RECENT_COMMITS).map((c) => (Array.isArray(c) ? c.filter((p): p is string => typeof p === "string") : []));
+}
+
+/** A stored JSON array; null when there is none, or it is damaged or no array. */
+function jsonArray(data: Buffer | undefined): unknown[] | null {
   if (!data || data.length === 0) return null;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(data.toString("utf8"));
+    const parsed: unknown = JSON.parse(data.toString("utf8"));
+    return Array.isArray(parsed) ? parsed : null;
   } catch {
     return null;
   }
-  if (!Array.isArray(parsed)) return null;
-  // Each entry is a commit: a malformed one still counts, as a commit that changed no release notes.
-  return parsed.slice(0, RECENT_COMMITS).map((c) => (Array.isArray(c) ? c.filter((p): p is string => typeof p === "string") : []));
 }
 
 /** Paths the history renamed (`from`), each with the file it is now, as stored. */
@@ -67,14 +72,8 @@ export function encodeRenames(renames: ReadonlyMap<string, string>): Buffer {
  * (read again with the next commit; until then paths resolve without renames).
  */
 export function decodeRenames(data: Buffer | undefined): Map<string, string> | null {
-  if (!data || data.length === 0) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data.toString("utf8"));
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(parsed)) return null;
+  const parsed = jsonArray(data);
+  if (!parsed) return null;
   const renames = new Map<string, string>();
   for (const entry of parsed) {
     if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string") renames.set(entry[0], entry[1]);
