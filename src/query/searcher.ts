@@ -9,7 +9,6 @@ import { openVectorSearch, type VectorSearch } from "../store/vector-index.js";
 import { matchScore, type TermWeights } from "./pack/candidates.js";
 import { fileText, type FileText } from "./pack/file-text.js";
 import { packRanking, type PackEntry, type PackSource } from "./pack/pack-ranking.js";
-import { phraseLines, quotedPhrases } from "./pack/phrases.js";
 import type { AsyncTokenCounter } from "../runtime/token-worker.js";
 import { PathIndex } from "../store/path-index.js";
 import { rankFiles } from "./ranker.js";
@@ -124,24 +123,14 @@ export class Searcher {
     return packRanking(ranked, budget, counter, config, source, extend && ((entries) => extend(entries, source)));
   }
 
-  /**
-   * What packing reads for `task`: term weights, the lines it names (traceback frames' lines, and
-   * the lines of a file that write what it quotes), and the files' texts and symbols (memoised).
-   */
+  /** What packing reads for `task`: term weights, the lines it names, and the files' texts and symbols (memoised). */
   packSource(task: string): PackSource {
-    const frames = new Map<string, number[]>();
-    for (const frame of this.task(task).frames) {
-      for (const path of this.#pathIndex().resolve(frame.path)) frames.set(path, [...(frames.get(path) ?? []), frame.line]);
-    }
-    const phrases = quotedPhrases(task);
     const focus = new Map<string, number[]>();
-    const focusOf = (path: string): number[] => {
-      let lines = focus.get(path);
-      if (!lines) focus.set(path, (lines = [...(frames.get(path) ?? []), ...phraseLines(this.#fileText(path)?.lines ?? [], phrases)]));
-      return lines;
-    };
+    for (const frame of this.task(task).frames) {
+      for (const path of this.#pathIndex().resolve(frame.path)) focus.set(path, [...(focus.get(path) ?? []), frame.line]);
+    }
     return {
-      termWeights: this.termWeights(task), focus: focusOf, text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path),
+      termWeights: this.termWeights(task), focus: (path) => focus.get(path) ?? [], text: (path) => this.#fileText(path), symbols: (path) => this.#symbolsOf(path),
       head: (path, lines) => this.#fileHead(path, lines), releaseNotes: this.#historyIndex().releaseNotes,
     };
   }

@@ -44,42 +44,6 @@ describe("Engine queries", () => {
     }
   });
 
-  it("shows the code that writes what the task quotes, where a longer function matches its words better", async () => {
-    const steps = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join("\n");
-    repo = TempRepo.create({
-      "groupby.py": [
-        '"""Grouping of labelled data."""',
-        "",
-        "",
-        "class GroupBy:",
-        '    """Groups of a dataset by the labels of one variable."""',
-        "",
-        "    def __init__(self, obj, labels):",
-        "        self.obj = obj",
-        "        self.labels = labels",
-        "",
-        "    def quantile(self, q, groups):",
-        '        """The q-th quantile of each of the groups, by labels."""',
-        steps(80, (i) => `        # step ${i}: split the groups by their labels and letters, then count the groups\n        total_${i} = sum(len(g) for g in groups if g.labels)`),
-        "        return total_0",
-        "",
-        "    def __repr__(self):",
-        steps(30, (i) => `        width_${i} = max(len(str(v)) for v in self.obj)`),
-        '        return "{}, grouped over {!r} \\n{!r} groups with labels {}.".format(',
-        "            type(self).__name__, self.labels, len(self.labels), self.labels",
-        "        )",
-        "",
-      ].join("\n"),
-    }, { git: false });
-    engine = new Engine(repo.root, { jobs: 1, git: false });
-    const task = 'Trailing whitespace in the text of groups by labels\n```\n"GroupBy, grouped over letters \\n2 groups with labels a, b."\n```';
-    const { text } = await engine.context(task, { budget: 700 });
-    expect(text).toContain('return "{}, grouped over {!r} \\n{!r} groups with labels {}.".format(');
-    // The same words not quoted pick the longer function.
-    const words = await engine.context("Trailing whitespace in the text of groups by labels\nGroupBy, grouped over letters \\n2 groups with labels a, b.", { budget: 700 });
-    expect(words.text).not.toContain("grouped over {!r}");
-  });
-
   it("builds the index on the first query, with progress", async () => {
     const e = open();
     const stages = new Set<string>();
