@@ -13,6 +13,7 @@ const MAX_MESSAGE = 1000;
  * size on disk, and 12 hex digits are unique in any real repository (git itself abbreviates less).
  */
 const SHORT_HASH = 12;
+
 interface Pending {
   commits: string[];
   churn: number;
