@@ -44,6 +44,31 @@ describe("Engine queries", () => {
     }
   });
 
+  it("shows a piece of a small file whose whole does not fit the budget", async () => {
+    const steps = Array.from({ length: 40 }, (_, i) => `        # step ${i}: split the groups by their labels\n        total_${i} = sum(len(g) for g in groups if g.labels)`);
+    const lines = [
+      "class GroupBy:",
+      "    def quantile(self, q, groups):",
+      ...steps,
+      "        return total_0",
+      "",
+      "    def retry_policy(self, attempts):",
+      '        """How many attempts a retry policy allows."""',
+      "        return min(attempts, 3)",
+      "",
+    ];
+    // Under the 120 lines of a file shown whole, but more than 500 tokens.
+    expect(lines.join("\n").split("\n").length).toBeLessThan(120);
+    repo = TempRepo.create({ "groupby.py": lines.join("\n") }, { git: false });
+    engine = new Engine(repo.root, { jobs: 1, git: false });
+    const small = await engine.context("retry policy attempts", { budget: 500 });
+    expect(small.text).toContain("def retry_policy(self, attempts):");
+    expect(small.tokens).toBeLessThanOrEqual(500);
+    // With room for all of it, the file is shown whole.
+    const roomy = await engine.context("retry policy attempts", { budget: 4000 });
+    expect(roomy.spans).toEqual([expect.objectContaining({ path: "groupby.py", kind: "file", start: 1 })]);
+  });
+
   it("builds the index on the first query, with progress", async () => {
     const e = open();
     const stages = new Set<string>();

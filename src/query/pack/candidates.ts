@@ -23,10 +23,11 @@ export type TermWeights = ReadonlyMap<string, number>;
  * share that worth by size and by how well they match the task's terms. Outlines (the file's
  * top-level declarations; each class's members) are worth `outlineValue` of the file, a class's
  * outline in proportion to its code's share; a piece holding a line the task names (`focus`, from
- * traceback frames) counts as the best match. A small file is one whole-file candidate instead;
- * of a file without a parse result, only the head.
+ * traceback frames) counts as the best match. A small file is one whole-file candidate instead
+ * (unless more than `maxChars` characters of it, what the budget holds, would be shown); of a file
+ * without a parse result, only the head.
  */
-export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate[] {
+export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = [], maxChars = Infinity): Candidate[] {
   const weight = Math.pow(file.scoreShare ?? 1, config.scoreSharpness) / Math.pow(file.rank, config.rankDecay);
   const n = file.lines.length;
   if (n === 0) return [];
@@ -35,9 +36,11 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     file, kind, symbol, ranges, value, chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
   });
 
-  if (!symbols || n <= config.wholeFileLines) {
+  // A small file is shown whole, unless the whole of it cannot fit the budget (`maxChars`): then it
+  // is cut into pieces like a big one, and an unparsed one shows its head.
+  const whole = n <= config.wholeFileLines && rangeChars(file, 1, n) <= maxChars;
+  if (!symbols || whole) {
     // A small file is worth what all its code is worth; of a big unparsed file, the head is shown.
-    const whole = n <= config.wholeFileLines;
     return [candidate("file", null, [[1, whole ? n : Math.min(n, HEAD_LINES)]], weight * (whole ? 1 + config.outlineValue : config.outlineValue))];
   }
   const out: Candidate[] = [];

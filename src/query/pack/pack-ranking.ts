@@ -3,7 +3,7 @@ import type { RankingConfig } from "../ranking-config.js";
 import type { ContextResult, RankedFile } from "../types.js";
 import { coverCandidate, fileCandidates, notesCandidate, NOTES_READ_LINES, type TermWeights } from "./candidates.js";
 import type { FileText } from "./file-text.js";
-import { pack } from "./pack.js";
+import { INITIAL_RATIO, pack } from "./pack.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
 import type { Candidate } from "./types.js";
 import { pickReleaseNotes, releaseNotesReason } from "../release-notes.js";
@@ -119,7 +119,7 @@ export async function packSources(entries: readonly PackEntry[], budget: number,
       const cover = coverCandidate(file, source.symbols(ranked.path), source.termWeights, config.pack, lines);
       if (cover) candidates.push(cover);
     } else {
-      candidates.push(...fileCandidates(file, source.symbols(ranked.path), source.termWeights, config.pack, lines));
+      candidates.push(...fileCandidates(file, source.symbols(ranked.path), source.termWeights, config.pack, lines, budget / INITIAL_RATIO));
     }
   }
   return { ...(await pack(candidates, budget, counter, config.pack)), budget };

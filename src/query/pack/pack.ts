@@ -7,7 +7,7 @@ import type { Candidate, PackFile } from "./types.js";
 /** When a line is shown by two picks, it is reported under the stronger kind. */
 const KIND_PRIORITY: Record<SpanKind, number> = { "file-outline": 1, "class-outline": 2, code: 3, body: 3, file: 3 };
 /** Tokens per character of rendered code before the first exact count (cl100k and o200k on code). */
-const INITIAL_RATIO = 0.3;
+export const INITIAL_RATIO = 0.3;
 /** Stop refining once the text fills this share of the budget. */
 const FULL_ENOUGH = 0.97;
 const MAX_ROUNDS = 4;
