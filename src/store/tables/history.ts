@@ -67,8 +67,9 @@ export class HistoryTables {
     return this.#index.get("renames");
   }
 
-  index(): Partial<HistoryIndexData> {
-    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths"), recent: this.recent(), renames: this.renames() };
+  /** The index the history signal reads (the renames, which only paths read, are left out). */
+  index(): Partial<Omit<HistoryIndexData, "renames">> {
+    return { bm25: this.#index.get("bm25"), paths: this.#index.get("paths"), recent: this.recent() };
   }
 
   /** Writes a run's history with its index and the head it reached. */
