@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { Document } from "flexsearch";
+import { ContextSmithError } from "../core/errors.js";
 import { termStats, tokenize } from "../core/tokenize.js";
 import { PLACE_KINDS, type ParsedFile, type TermStats } from "../core/types.js";
 import type { IndexStore } from "./store.js";
@@ -225,38 +226,62 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   };
 }
 
+/** Rows in a builder's first chunk; each next chunk doubles, up to {@link MAX_CHUNK_ROWS}. */
+const FIRST_CHUNK_ROWS = 1024;
+const MAX_CHUNK_ROWS = 1 << 16;
+
+/** A run of postings rows: term number, file id, frequency. */
+interface RowChunk {
+  terms: Uint32Array;
+  ids: Uint32Array;
+  tfs: Uint16Array;
+}
+
 /**
- * Collects postings in memory; used for snapshots and for the journal overlay. Postings are kept
- * as (term number, file id, frequency) rows in growable typed arrays, ten bytes each, rather than
- * a JS array pair per term (66 MB of heap on sympy while a cold index built its snapshot; with the
- * FlexSearch body field gone too, the main heap at the end of the parse fell from 203 to ~85 MB).
- * {@link Bm25Builder.freeze} groups them by term with a counting sort.
+ * Collects postings in memory; used for snapshots, for the journal overlay and for the history
+ * index. Postings are kept as (term number, file id, frequency) rows, ten bytes each, in chunks of
+ * typed arrays rather than a JS array pair per term (66 MB of heap on sympy while a cold index built
+ * its snapshot). Chunks, not one growable array: growing by half again held up to 1.5 times the
+ * rows, and each growth held the old and the new array at once.
+ *
+ * {@link Bm25Builder.serialize} groups the rows by term with a counting sort, straight into the
+ * snapshot's bytes, and lets go of each chunk once it is placed: the builder is spent after it.
+ * So its peak is the rows plus the snapshot (16 bytes a posting), where it was the rows, their
+ * grouped copy and the snapshot (up to 27).
  */
 export class Bm25Builder {
   readonly #termNumbers = new Map<string, number>();
   readonly #terms: string[] = [];
-  #rowTerms = new Uint32Array(1024);
-  #rowIds = new Uint32Array(1024);
-  #rowTfs = new Uint16Array(1024);
+  #chunks: RowChunk[] = [];
+  /** Rows in the last chunk. */
+  #filled = 0;
   #rows = 0;
   readonly #lengths = new Map<number, number>();
 
   /** Adds a document by its terms (as in {@link LexicalInput}). */
   add(id: number, input: Pick<LexicalInput, "terms" | "tfs" | "length">): void {
+    if (this.#chunks === SPENT) throw new ContextSmithError("INTERNAL", "Bm25Builder used after serialize()");
     this.#lengths.set(id, input.length);
-    this.#reserve(this.#rows + input.terms.length);
-    input.terms.forEach((term, i) => {
+    let chunk = this.#chunks[this.#chunks.length - 1];
+    for (let i = 0; i < input.terms.length; i++) {
+      const term = input.terms[i]!;
       let n = this.#termNumbers.get(term);
       if (n === undefined) {
         n = this.#terms.length;
         this.#termNumbers.set(term, n);
         this.#terms.push(term);
       }
-      this.#rowTerms[this.#rows] = n;
-      this.#rowIds[this.#rows] = id;
-      this.#rowTfs[this.#rows] = Math.min(input.tfs[i]!, 0xffff);
-      this.#rows++;
-    });
+      if (!chunk || this.#filled === chunk.ids.length) {
+        const size = chunk ? Math.min(chunk.ids.length * 2, MAX_CHUNK_ROWS) : FIRST_CHUNK_ROWS;
+        chunk = { terms: new Uint32Array(size), ids: new Uint32Array(size), tfs: new Uint16Array(size) };
+        this.#chunks.push(chunk);
+        this.#filled = 0;
+      }
+      chunk.terms[this.#filled] = n;
+      chunk.ids[this.#filled] = id;
+      chunk.tfs[this.#filled++] = Math.min(input.tfs[i]!, 0xffff);
+    }
+    this.#rows += input.terms.length;
   }
 
   /** Adds a document by its text, tokenized with the code tokenizer. */
@@ -273,47 +298,83 @@ export class Bm25Builder {
     this.add(id, { terms: [...tf.keys()], tfs: [...tf.values()], length: terms.length });
   }
 
-  /** Room for `rows` rows, growing by half again (a doubling would hold twice what it needs at the end). */
-  #reserve(rows: number): void {
-    if (rows <= this.#rowIds.length) return;
-    const size = Math.max(rows, Math.ceil(this.#rowIds.length * 1.5));
-    const grow = <A extends Uint32Array | Uint16Array>(from: A, make: (n: number) => A): A => {
-      const to = make(size);
-      to.set(from.subarray(0, this.#rows));
-      return to;
-    };
-    this.#rowTerms = grow(this.#rowTerms, (n) => new Uint32Array(n));
-    this.#rowIds = grow(this.#rowIds, (n) => new Uint32Array(n));
-    this.#rowTfs = grow(this.#rowTfs, (n) => new Uint16Array(n));
+  /** The snapshot, read where {@link Bm25Builder.serialize} wrote it. The builder is spent. */
+  freeze(): Bm25Snapshot {
+    return Bm25Snapshot.parse(this.serialize());
   }
 
-  freeze(): Bm25Snapshot {
+  /** The snapshot's bytes (see {@link Bm25Snapshot.parse}). The builder is spent. */
+  serialize(): Buffer {
+    if (this.#chunks === SPENT) throw new ContextSmithError("INTERNAL", "Bm25Builder serialized twice");
+    const chunks = this.#chunks;
+    this.#chunks = SPENT;
+    this.#termNumbers.clear();
+    const termCount = this.#terms.length;
     // Sorted, so a reader finds a term by binary search in one string instead of building a map.
     const order = this.#terms.map((_, n) => n).sort((a, b) => (this.#terms[a]! < this.#terms[b]! ? -1 : 1));
-    const rank = new Uint32Array(order.length);
+    const rank = new Uint32Array(termCount);
     order.forEach((n, i) => {
       rank[n] = i;
     });
+    const layout = snapshotLayout(order.map((n) => this.#terms[n]).join("\n"), termCount, this.#rows, this.#lengths.size);
+    const { offsets, ids, tfs, docIds, docLengths } = layout;
     // Counting sort by the term's rank; rows of one term keep the order they were added in.
-    const offsets = new Uint32Array(order.length + 1);
-    for (let r = 0; r < this.#rows; r++) offsets[rank[this.#rowTerms[r]!]! + 1]!++;
-    for (let i = 0; i < order.length; i++) offsets[i + 1]! += offsets[i]!;
-    const next = offsets.slice(0, order.length);
-    const ids = new Uint32Array(this.#rows);
-    const tfs = new Uint16Array(this.#rows);
-    for (let r = 0; r < this.#rows; r++) {
-      const at = next[rank[this.#rowTerms[r]!]!]!++;
-      ids[at] = this.#rowIds[r]!;
-      tfs[at] = this.#rowTfs[r]!;
+    const rowsOf = (c: number): number => (c === chunks.length - 1 ? this.#filled : chunks[c]!.ids.length);
+    for (let c = 0; c < chunks.length; c++) {
+      const terms = chunks[c]!.terms;
+      for (let r = 0, rows = rowsOf(c); r < rows; r++) offsets[rank[terms[r]!]! + 1]!++;
     }
-    const docIds = Uint32Array.from(this.#lengths.keys());
-    const docLengths = Uint32Array.from(this.#lengths.values());
-    return new Bm25Snapshot(order.map((n) => this.#terms[n]).join("\n"), order.length, offsets, ids, tfs, docIds, docLengths);
+    for (let i = 0; i < termCount; i++) offsets[i + 1]! += offsets[i]!;
+    const next = offsets.slice(0, termCount);
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c]!;
+      for (let r = 0, rows = rowsOf(c); r < rows; r++) {
+        const at = next[rank[chunk.terms[r]!]!]!++;
+        ids[at] = chunk.ids[r]!;
+        tfs[at] = chunk.tfs[r]!;
+      }
+      chunks[c] = EMPTY_CHUNK; // placed: its memory can go
+    }
+    let d = 0;
+    for (const [id, length] of this.#lengths) {
+      docIds[d] = id;
+      docLengths[d++] = length;
+    }
+    return layout.bytes;
   }
+}
 
-  serialize(): Buffer {
-    return this.freeze().serialize();
-  }
+/** What a spent builder holds instead of its rows. */
+const SPENT: RowChunk[] = [];
+const EMPTY_CHUNK: RowChunk = { terms: new Uint32Array(0), ids: new Uint32Array(0), tfs: new Uint16Array(0) };
+
+/**
+ * A snapshot's bytes, zeroed, with views on each of its arrays. Layout: u32 header length, JSON
+ * header { terms, n, p, d }, then the arrays (offsets, posting ids, posting frequencies, document
+ * ids, document lengths), each 4-byte aligned. One buffer of its own, so a reader of it right away
+ * ({@link Bm25Snapshot.parse}) reads it where it is.
+ */
+function snapshotLayout(terms: string, termCount: number, postings: number, docs: number): { bytes: Buffer; offsets: Uint32Array; ids: Uint32Array; tfs: Uint16Array; docIds: Uint32Array; docLengths: Uint32Array } {
+  const header = Buffer.from(JSON.stringify({ terms, n: termCount, p: postings, d: docs }));
+  const aligned = (n: number): number => n + ((4 - (n % 4)) % 4);
+  let at = aligned(4 + header.length);
+  const starts = [(termCount + 1) * 4, postings * 4, aligned(postings * 2), docs * 4, docs * 4].map((size) => {
+    const start = at;
+    at += size;
+    return start;
+  });
+  const bytes = Buffer.alloc(at);
+  const buffer = bytes.buffer;
+  new Uint32Array(buffer, bytes.byteOffset, 1)[0] = header.length;
+  header.copy(bytes, 4);
+  return {
+    bytes,
+    offsets: new Uint32Array(buffer, bytes.byteOffset + starts[0]!, termCount + 1),
+    ids: new Uint32Array(buffer, bytes.byteOffset + starts[1]!, postings),
+    tfs: new Uint16Array(buffer, bytes.byteOffset + starts[2]!, postings),
+    docIds: new Uint32Array(buffer, bytes.byteOffset + starts[3]!, docs),
+    docLengths: new Uint32Array(buffer, bytes.byteOffset + starts[4]!, docs),
+  };
 }
 
 /** Immutable postings in typed arrays; (de)serialised as one binary value. */
@@ -396,27 +457,7 @@ export class Bm25Snapshot implements Bm25Stats {
     return { ids: this.postingIds.subarray(start, end), tfs: this.postingTfs.subarray(start, end) };
   }
 
-  // Layout: u32 header length, JSON header { terms, counts }, then the arrays, each 4-byte aligned.
-  serialize(): Buffer {
-    const header = Buffer.from(JSON.stringify({ terms: this.terms, n: this.termCount, p: this.postingIds.length, d: this.docIds.length }));
-    const pad = (n: number): number => (4 - (n % 4)) % 4;
-    const headerPad = pad(4 + header.length);
-    const tfBytes = this.postingTfs.byteLength + pad(this.postingTfs.byteLength);
-    const parts = [
-      Buffer.from(new Uint32Array([header.length]).buffer),
-      header,
-      Buffer.alloc(headerPad),
-      Buffer.from(this.offsets.buffer, this.offsets.byteOffset, this.offsets.byteLength),
-      Buffer.from(this.postingIds.buffer, this.postingIds.byteOffset, this.postingIds.byteLength),
-      Buffer.from(this.postingTfs.buffer, this.postingTfs.byteOffset, this.postingTfs.byteLength),
-      Buffer.alloc(tfBytes - this.postingTfs.byteLength),
-      Buffer.from(this.docIds.buffer, this.docIds.byteOffset, this.docIds.byteLength),
-      Buffer.from(this.docLengths.buffer, this.docLengths.byteOffset, this.docLengths.byteLength),
-    ];
-    return Buffer.concat(parts);
-  }
-
-  /** Reads a {@link Bm25Snapshot.serialize}d snapshot; it may keep `bytes`' memory, which the caller then leaves as it is. */
+  /** Reads a {@link Bm25Builder.serialize}d snapshot (laid out by `snapshotLayout`); it may keep `bytes`' memory, which the caller then leaves as it is. */
   static parse(bytes: Buffer | undefined): Bm25Snapshot {
     if (!bytes || bytes.length < 4) {
       return new Bm25Snapshot("", 0, new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));

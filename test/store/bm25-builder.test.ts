@@ -27,12 +27,12 @@ describe("Bm25Builder", () => {
     expect(snap.avgLength).toBe(6);
   });
 
-  it("answers as a per-term map does, past many growths of its rows, and survives serialisation", () => {
+  it("answers as a per-term map does, past many chunks of rows (the largest size too), and survives serialisation", () => {
     const next = random(42);
     const vocabulary = Array.from({ length: 3000 }, (_, i) => `t${i.toString(36)}`);
     const expected = new Map<string, Array<[number, number]>>();
     const b = new Bm25Builder();
-    for (let id = 1; id <= 400; id++) {
+    for (let id = 1; id <= 3000; id++) {
       const terms = [...new Set(Array.from({ length: 1 + Math.floor(next() * 120) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!))];
       const tfs = terms.map(() => 1 + Math.floor(next() * 9));
       terms.forEach((t, i) => {
@@ -43,6 +43,7 @@ describe("Bm25Builder", () => {
       b.add(id, { terms, tfs, length: tfs.reduce((a, c) => a + c, 0) });
     }
     const snap = Bm25Snapshot.parse(b.serialize());
+    expect(snap.postingIds.length).toBeGreaterThan(2 * 65536 + 1024);
     expect(snap.termCount).toBe(expected.size);
     for (const [term, list] of expected) {
       const p = snap.postings(term);
@@ -69,5 +70,20 @@ describe("Bm25Builder", () => {
       expect([...snap.postings("beta").tfs]).toEqual([1, 4]);
       expect(snap.avgLength).toBe(3.5);
     }
+  });
+
+  it("is spent once serialized: its rows are let go, and using it again is a bug that says so", () => {
+    const b = new Bm25Builder();
+    b.add(1, { terms: ["alpha"], tfs: [1], length: 1 });
+    b.serialize();
+    expect(() => b.serialize()).toThrow(/serialized twice/);
+    expect(() => b.add(2, { terms: ["beta"], tfs: [1], length: 1 })).toThrow(/after serialize/);
+  });
+
+  it("writes an empty snapshot that reads back empty", () => {
+    const snap = Bm25Snapshot.parse(new Bm25Builder().serialize());
+    expect(snap.docs).toBe(0);
+    expect(snap.df("alpha")).toBe(0);
+    expect(snap.avgLength).toBe(0);
   });
 });
