@@ -1,12 +1,15 @@
 /**
  * Memory against size: a cold `ctxsmith index` of a large tree (the 100,000-file monorepo of issue
  * 18), run as a user runs it, as a whole process, with its resident memory sampled every 100 ms
- * from /proc and matched to the progress it reports (`--progress json`). The table gives RSS when
- * 25, 50, 75 and 100 % of the files are parsed, the most of each later stage, the peak, and the
- * slope: how many MB each further 10,000 files add while the parse runs. Linux only (/proc).
+ * from /proc and matched to the progress it reports (`--progress json`). The table gives the most
+ * RSS while each quarter of the files is parsed (the most, not a sample at the mark: a lexical
+ * segment written as it fills makes memory a saw), the most of each later stage, the peak, and the
+ * slope: how many MB each further 10,000 files add while the parse runs, from the first quarter's
+ * most to the last's. `--trace FILE` writes every sample (seconds, files parsed, RSS and anonymous
+ * MB). Linux only (/proc).
  *
  *   npm run build
- *   node dist/bench/monorepo-bench.js --repo /tmp/mono [--jobs 2] [--runs 1] [--no-git 1] [--out FILE.md]
+ *   node dist/bench/monorepo-bench.js --repo /tmp/mono [--jobs 2] [--runs 1] [--no-git 1] [--out FILE.md] [--trace FILE.csv]
  *
  * The index folder (`REPO/.contextsmith`) is removed before each run.
  */
@@ -18,19 +21,20 @@ import { fileURLToPath } from "node:url";
 import { median } from "../src/bench/summary.js";
 import { benchArgs, procStatus } from "./args.js";
 
-const opt = benchArgs("monorepo-bench --repo PATH [--jobs N] [--runs N] [--no-git 1] [--out FILE]", ["repo"]);
+const opt = benchArgs("monorepo-bench --repo PATH [--jobs N] [--runs N] [--no-git 1] [--out FILE] [--trace FILE]", ["repo"]);
 const repo = opt("repo")!;
 const jobs = opt("jobs", "2")!;
 const runs = Number(opt("runs", "1"));
 const noGit = opt("no-git") === "1";
 const out = opt("out");
+const trace = opt("trace");
 const CLI = fileURLToPath(new URL("../ctxsmith.js", import.meta.url));
 const MARKS = [0.25, 0.5, 0.75, 1];
 
 interface Run {
   wall: number;
   files: number;
-  /** RSS (MB) when the share of files parsed first reached each mark, and its anonymous part. */
+  /** The most RSS (MB) while each quarter of the files was parsed, and the most anonymous memory. */
   atMark: number[];
   anonAtMark: number[];
   /** The most RSS (MB) seen in each stage after the parse, in the order they came, and the most anonymous memory. */
@@ -53,6 +57,10 @@ function once(): Promise<Run> {
   let files = 0;
   const atMark: number[] = [];
   const anonAtMark: number[] = [];
+  /** The quarter being parsed (an index into MARKS); MARKS.length once the parse is over. */
+  let quarter = 0;
+  let done = 0;
+  const samples: string[] = [];
   const stages: Run["stages"] = [];
   const sample = (): void => {
     const mbOf = procStatus(child.pid!);
@@ -63,6 +71,11 @@ function once(): Promise<Run> {
     anon = mbOf("RssAnon");
     peak = Math.max(peak, mbOf("VmHWM"));
     peakAnon = Math.max(peakAnon, anon);
+    if (trace) samples.push(`${((performance.now() - started) / 1000).toFixed(1)},${done},${rss},${anon}`);
+    if (quarter < MARKS.length) {
+      atMark[quarter] = Math.max(atMark[quarter] ?? 0, rss);
+      anonAtMark[quarter] = Math.max(anonAtMark[quarter] ?? 0, anon);
+    }
     const last = stages[stages.length - 1];
     if (last) {
       last.rss = Math.max(last.rss, rss);
@@ -85,14 +98,15 @@ function once(): Promise<Run> {
         summary += `${line}\n`;
         continue;
       }
-      sample();
       if (event.stage === "parse" && event.total) {
         files = event.total;
-        while (atMark.length < MARKS.length && event.done! >= MARKS[atMark.length]! * event.total) {
-          atMark.push(rss);
-          anonAtMark.push(anon);
-        }
-      } else if (event.stage && event.stage !== "walk" && event.stage !== "plan" && event.stage !== "parse" && stages[stages.length - 1]?.stage !== event.stage) {
+        done = event.done!;
+        sample();
+        while (quarter < MARKS.length && done >= MARKS[quarter]! * event.total) quarter++;
+        continue;
+      }
+      sample();
+      if (event.stage && event.stage !== "walk" && event.stage !== "plan" && event.stage !== "parse" && stages[stages.length - 1]?.stage !== event.stage) {
         stages.push({ stage: event.stage, rss, anon });
       }
     }
@@ -101,6 +115,7 @@ function once(): Promise<Run> {
     child.on("error", reject);
     child.on("close", (code) => {
       clearInterval(timer);
+      if (trace) appendFileSync(trace, `seconds,parsed,rss_mb,anon_mb\n${samples.join("\n")}\n`);
       if (code !== 0) reject(new Error(`ctxsmith index exited with ${code}:\n${summary}${pending}`));
       else resolve({ wall: (performance.now() - started) / 1000, files, atMark, anonAtMark, stages, peak, peakAnon, summary: summary.trim() });
     });
@@ -128,9 +143,9 @@ const row = (label: string, atMark: (r: Run) => number[], stage: (s: Run["stages
 const report = [
   `### ${repo} — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   "",
-  `\`ctxsmith index --jobs ${jobs}${noGit ? " --no-git" : ""}\`, cold, ${files.toLocaleString("en")} files to parse; medians of ${runs} run${runs > 1 ? "s" : ""}, RSS of the whole process (main and worker threads); anonymous: heaps and native allocations, the rest being file-backed pages (the node binary, the mapped index).`,
+  `\`ctxsmith index --jobs ${jobs}${noGit ? " --no-git" : ""}\`, cold, ${files.toLocaleString("en")} files to parse; medians of ${runs} run${runs > 1 ? "s" : ""}, the most RSS of the whole process (main and worker threads) while each quarter of the files was parsed, and in each later stage; anonymous: heaps and native allocations, the rest being file-backed pages (the node binary, the mapped index).`,
   "",
-  "| files parsed | 25 % | 50 % | 75 % | 100 % | MB per 10,000 more files | " + stageNames.map((s) => `${s} stage`).join(" | ") + " | peak | wall |",
+  "| files parsed | 0–25 % | 25–50 % | 50–75 % | 75–100 % | MB per 10,000 more files | " + stageNames.map((s) => `${s} stage`).join(" | ") + " | peak | wall |",
   "|---|---|---|---|---|---|" + stageNames.map(() => "---|").join("") + "---|---|",
   row("RSS", (r) => r.atMark, (s) => s.rss, (r) => r.peak, `${median(results.map((r) => r.wall)).toFixed(1)} s`),
   row("of it anonymous", (r) => r.anonAtMark, (s) => s.anon, (r) => r.peakAnon, ""),

@@ -54,6 +54,12 @@ export interface Config {
    * files.
    */
   readonly renameCommits: number;
+  /**
+   * Postings rows per segment of the lexical snapshot: what an index run holds of it in memory
+   * (about 10 bytes a row, plus the FlexSearch document of the same files). `CTXSMITH_LEXICAL_SEGMENT_ROWS`
+   * sets it; lower bounds memory further, for more segments to read per query.
+   */
+  readonly lexicalSegmentRows: number;
 }
 
 const DEFAULTS = {
@@ -69,6 +75,7 @@ const DEFAULTS = {
   historyPerFile: 200,
   cochangePerFile: 24,
   renameCommits: 1000,
+  lexicalSegmentRows: 1_000_000,
 } as const;
 
 /** The one place where configuration is resolved. */
@@ -87,6 +94,7 @@ export function resolveConfig(root: string, options: IndexOptions = {}, env: Nod
     embedding: resolveEmbeddingSettings(options.embedding, env),
     maxFileBytes: positiveInteger("maxFileBytes", options.maxFileBytes) ?? DEFAULTS.maxFileBytes,
     maxCommits: positiveInteger("maxCommits", options.maxCommits) ?? DEFAULTS.maxCommits,
+    lexicalSegmentRows: positiveInteger("CTXSMITH_LEXICAL_SEGMENT_ROWS", env.CTXSMITH_LEXICAL_SEGMENT_ROWS === undefined ? undefined : Number(env.CTXSMITH_LEXICAL_SEGMENT_ROWS)) ?? DEFAULTS.lexicalSegmentRows,
   });
 }
 

@@ -5,11 +5,12 @@
  * every stage survives a kill at its worst moment. With the variable unset a point costs one
  * comparison.
  *
- * Points: `parse-commit` (a batch of parsed files), `lexical-write` (the snapshot), `graph-expand`
+ * Points: `parse-commit` (a batch of parsed files), `lexical-segment` (a segment of the lexical
+ * snapshot staged while it is built), `lexical-write` (the snapshot), `graph-expand`
  * and `graph-chunk` (the graph stage's journal expansion and resolved chunks), `graph-finish`
  * (PageRank), `history` (the git stage), `embed-chunk` (vectors).
  */
-export type FaultPoint = "parse-commit" | "lexical-write" | "graph-expand" | "graph-chunk" | "graph-finish" | "history" | "embed-chunk";
+export type FaultPoint = "parse-commit" | "lexical-segment" | "lexical-write" | "graph-expand" | "graph-chunk" | "graph-finish" | "history" | "embed-chunk";
 
 /** Times each point was reached in this thread (a test hook: the kill ends the whole process). */
 const reached = new Map<FaultPoint, number>();

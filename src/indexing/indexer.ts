@@ -109,7 +109,7 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     emit({ stage: "plan", toRead: plan.read.length, unchanged: plan.unchanged, removed: plan.remove.length });
 
     // When this run will likely rewrite the lexical snapshot, build it as batches commit.
-    let builder = snapshotIsDue(store, plan.read.length + plan.remove.length) ? new LexicalBuilder() : null;
+    let builder = snapshotIsDue(store, plan.read.length + plan.remove.length) ? new LexicalBuilder(store, config.lexicalSegmentRows) : null;
     const counts = await time("parse", () => parseAndCommit(config, store!, pools, plan, builder, emit, options.signal));
     // History runs in its own worker and its own transaction, beside the lexical snapshot and the
     // graph stage: those keep one thread busy, so on two cores the other is free, where beside the
@@ -127,7 +127,7 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     const snapshot = snapshotIsDue(store);
     if (snapshot) {
       emit({ stage: "lexical", message: "writing the lexical index" });
-      await time("lexical", () => (builder ?? new LexicalBuilder()).write(store!));
+      await time("lexical", () => (builder ?? new LexicalBuilder(store!, config.lexicalSegmentRows)).write());
     }
     // Before the graph stage: the builder's postings and FlexSearch document are the largest thing
     // this thread holds, and resolution needs its own room. Let go now: V8 sized its heap limit for
@@ -281,6 +281,7 @@ async function parseAndCommit(
         const u = byPath.get(record.path);
         if (u?.kind === "index" && u.lexical) builder.add(record, u.lexical);
       }
+      await builder.flush();
     }
     tally(updates);
     // A grammar that cannot load warns from every batch in the same words: once is enough.

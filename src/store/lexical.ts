@@ -4,7 +4,7 @@ import { ContextSmithError } from "../core/errors.js";
 import { termStats, tokenize } from "../core/tokenize.js";
 import { PLACE_KINDS, type ParsedFile, type TermStats } from "../core/types.js";
 import type { IndexStore } from "./store.js";
-import type { Bm25Part } from "./tables/lexical.js";
+import type { Bm25Part, LexicalSegmentData } from "./tables/lexical.js";
 import type { LexicalInput, StoredFile } from "./types.js";
 
 /**
@@ -114,42 +114,91 @@ export function snapshotIsDue(store: IndexStore, pendingChanges = 0): boolean {
   return pending > Math.min(REBUILD_MAX, Math.max(50, meta.totals.files * REBUILD_SHARE));
 }
 
-/**
- * Builds a snapshot. The indexer feeds it each batch as it commits (the main thread is idle
- * while workers parse), then {@link LexicalBuilder.write} adds the files it did not see from the
- * store and writes the snapshot.
- */
-export class LexicalBuilder {
+/** The index of one segment's files, as it is built. */
+class SegmentBuilder {
   readonly #doc = newDocument();
   readonly #bm25 = new Bm25Builder();
   readonly #symbols = new Bm25Builder();
   readonly #names = new Bm25Builder();
-  readonly #seen = new Set<string>();
+
+  files = 0;
+
+  get rows(): number {
+    return this.#bm25.rows + this.#symbols.rows + this.#names.rows;
+  }
 
   add(file: StoredFile, input: LexicalInput): void {
-    if (file.skipped || this.#seen.has(file.path)) return;
-    this.#seen.add(file.path);
+    this.files++;
     this.#doc.add(lexicalDoc(file, input));
     this.#bm25.add(file.id, input);
     this.#symbols.addText(file.id, input.symbols);
     this.#names.addTerms(file.id, input.names);
   }
 
-  /** Completes the snapshot from the store and writes it, clearing the journal, in one transaction. */
-  async write(store: IndexStore): Promise<void> {
-    for (const file of store.allFiles()) {
-      if (!file.skipped && !this.#seen.has(file.path)) this.add(file, storedInput(store, file.path));
-    }
-    const chunks: Array<[string, string]> = [];
+  /** The segment's data; the builder is spent. */
+  async encode(): Promise<LexicalSegmentData> {
+    const flex: Array<[string, string]> = [];
     await this.#doc.export((key, data) => {
-      chunks.push([key, data]);
+      flex.push([key, data]);
     });
-    const snapshot = {
-      flex: chunks,
-      bm25: { body: this.#bm25.serialize(), symbols: this.#symbols.serialize(), names: this.#names.serialize() },
-      files: this.#seen.size,
-    };
-    await store.transaction(() => store.lexical.writeSnapshot(snapshot), "lexical-write");
+    return { flex, bm25: { body: this.#bm25.serialize(), symbols: this.#symbols.serialize(), names: this.#names.serialize() } };
+  }
+}
+
+/**
+ * Builds a snapshot. The indexer feeds it each batch as it commits (the main thread is idle
+ * while workers parse) and lets it {@link LexicalBuilder.flush} a full segment to the store; then
+ * {@link LexicalBuilder.write} adds the files it did not see from the store and writes the
+ * snapshot. What it holds is one segment's files, however large the repository.
+ */
+export class LexicalBuilder {
+  #segment = new SegmentBuilder();
+  readonly #seen = new Set<number>();
+  readonly #generation: number;
+  #staged = 0;
+
+  constructor(
+    private readonly store: IndexStore,
+    /** Postings rows (over the three statistics) at which a segment is written and a new one begun (`Config.lexicalSegmentRows`). */
+    private readonly segmentRows: number,
+  ) {
+    this.#generation = store.lexical.nextGeneration();
+  }
+
+  add(file: StoredFile, input: LexicalInput): void {
+    if (file.skipped || this.#seen.has(file.id)) return;
+    this.#seen.add(file.id);
+    this.#segment.add(file, input);
+  }
+
+  /** Writes the segment being built when it is full (in a transaction of its own), and begins the next. */
+  async flush(): Promise<void> {
+    if (this.#segment.rows < this.segmentRows) return;
+    const data = await this.#nextSegment();
+    await this.store.transaction(() => this.store.lexical.stageSegment(this.#generation, this.#staged++, data), "lexical-segment");
+  }
+
+  /** Completes the snapshot from the store and makes it the index's, clearing the journal, in one transaction. */
+  async write(): Promise<void> {
+    const { store } = this;
+    for (const file of store.allFiles()) {
+      if (file.skipped || this.#seen.has(file.id)) continue;
+      this.add(file, storedInput(store, file.path));
+      await this.flush();
+    }
+    // The last segment, unless the last flush left it empty (a snapshot of no files still has one).
+    const data = this.#segment.files > 0 || this.#staged === 0 ? await this.#nextSegment() : null;
+    await store.transaction(() => {
+      if (data) store.lexical.stageSegment(this.#generation, this.#staged++, data);
+      store.lexical.writeSnapshot(this.#generation, this.#staged, this.#seen.size);
+    }, "lexical-write");
+  }
+
+  /** The segment built so far, encoded, with a new one begun (the old one's memory can go while it is written). */
+  #nextSegment(): Promise<LexicalSegmentData> {
+    const full = this.#segment;
+    this.#segment = new SegmentBuilder();
+    return full.encode();
   }
 }
 
@@ -168,12 +217,15 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   // Ids of removed files are absent from the id map, so they are never reported.
   const paths = store.lexical.ids();
 
+  const segments = store.lexical.segments();
+
   let bm25: Bm25Stats | undefined;
   let symbols: Bm25Stats | undefined;
   let names: Bm25Stats | undefined;
-  let doc: Document<LexicalDoc> | undefined;
+  let docs: Array<Document<LexicalDoc>> | undefined;
   const loadBm25 = (part: Bm25Part, add: (overlay: Bm25Builder, id: number, input: LexicalInput) => void): Bm25Stats => {
-    const base = Bm25Snapshot.parse(store.lexical.bm25(part));
+    const parts = segments.map((segment) => Bm25Snapshot.parse(segment.bm25(part)));
+    const base = parts.length === 1 ? parts[0]! : new SegmentedBm25(parts);
     const overlay = new Bm25Builder();
     const stale = new Set<number>();
     for (const { file, input } of changed) {
@@ -183,18 +235,22 @@ export function loadLexical(store: IndexStore): LexicalIndex {
     for (const id of base.ids()) if (!paths.has(id)) stale.add(id);
     return new OverlaidBm25(base, overlay.freeze(), stale);
   };
-  const loadDocument = (): Document<LexicalDoc> => {
-    const d = newDocument();
-    for (const [key, data] of store.lexical.flexChunks()) {
-      // A snapshot written before the body field was dropped still has its chunks: passed over.
-      if (key.startsWith("body.")) continue;
-      d.import(key, data);
-    }
+  const loadDocuments = (): Array<Document<LexicalDoc>> => {
+    const loaded = segments.map((segment) => {
+      const d = newDocument();
+      for (const [key, data] of segment.flexChunks()) {
+        // A snapshot written before the body field was dropped still has its chunks: passed over.
+        if (key.startsWith("body.")) continue;
+        d.import(key, data);
+      }
+      return d;
+    });
+    // A changed file's old version may be in any segment; its current one joins the last.
     for (const { file, input } of changed) {
-      d.remove(file.id);
-      if (input) d.add(lexicalDoc(file, input));
+      for (const d of loaded) d.remove(file.id);
+      if (input) loaded[loaded.length - 1]!.add(lexicalDoc(file, input));
     }
-    return d;
+    return loaded;
   };
   return {
     get bm25() {
@@ -209,21 +265,78 @@ export function loadLexical(store: IndexStore): LexicalIndex {
     pathOf: (id) => paths.get(id),
     files: paths,
     search(query, options = {}) {
-      doc ??= loadDocument();
+      docs ??= loadDocuments();
       const limit = options.limit ?? 50;
-      // suggest: files matching only some of the query's tokens still come back, ranked lower
-      // (a task says `chargeCard`, the code says `charge_card`).
-      const results = doc.search(encode(query).join(" "), { limit, suggest: true, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
+      // Each segment's answer, best first; segments take turns (FlexSearch gives ranks, not scores).
+      const answers = docs.map((doc) => {
+        // suggest: files matching only some of the query's tokens still come back, ranked lower
+        // (a task says `chargeCard`, the code says `charge_card`).
+        const results = doc.search(encode(query).join(" "), { limit, suggest: true, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
+        return results.flatMap(({ result }) => result);
+      });
       const seen = new Set<string>();
-      for (const { result } of results) {
-        for (const id of result) {
-          const path = paths.get(id);
-          if (path && !seen.has(path)) seen.add(path);
+      for (let rank = 0; seen.size < limit && answers.some((ids) => rank < ids.length); rank++) {
+        for (const ids of answers) {
+          const path = rank < ids.length ? paths.get(ids[rank]!) : undefined;
+          if (path) seen.add(path);
         }
       }
       return [...seen].slice(0, limit);
     },
   };
+}
+
+/** What the journal overlay reads of a snapshot: one segment, or several. */
+interface Bm25Base {
+  ids(): Iterable<number>;
+  has(id: number): boolean;
+  length(id: number): number;
+  postings(term: string): Postings;
+}
+
+/**
+ * A snapshot of several segments as one: each file is in one segment, and a term's postings are
+ * the segments' lists one after the other, in the order the files were added, as one snapshot of
+ * them all would hold them.
+ */
+class SegmentedBm25 implements Bm25Base {
+  readonly #lengths = new Map<number, number>();
+  /** Long postings lists, joined once. */
+  readonly #joined = new Map<string, Postings>();
+
+  constructor(readonly segments: readonly Bm25Snapshot[]) {
+    for (const segment of segments) for (const id of segment.ids()) this.#lengths.set(id, segment.length(id));
+  }
+
+  ids(): Iterable<number> {
+    return this.#lengths.keys();
+  }
+
+  has(id: number): boolean {
+    return this.#lengths.has(id);
+  }
+
+  length(id: number): number {
+    return this.#lengths.get(id) ?? 0;
+  }
+
+  postings(term: string): Postings {
+    const known = this.#joined.get(term);
+    if (known) return known;
+    const lists = this.segments.map((s) => s.postings(term)).filter((p) => p.ids.length > 0);
+    if (lists.length <= 1) return lists[0] ?? { ids: new Uint32Array(0), tfs: new Uint16Array(0) };
+    const ids = new Uint32Array(lists.reduce((n, p) => n + p.ids.length, 0));
+    const tfs = new Uint16Array(ids.length);
+    let at = 0;
+    for (const p of lists) {
+      ids.set(p.ids, at);
+      tfs.set(p.tfs, at);
+      at += p.ids.length;
+    }
+    const joined = { ids, tfs };
+    if (ids.length >= MERGED_KEPT) this.#joined.set(term, joined);
+    return joined;
+  }
 }
 
 /** Rows in a builder's first chunk; each next chunk doubles, up to {@link MAX_CHUNK_ROWS}. */
@@ -257,6 +370,11 @@ export class Bm25Builder {
   #filled = 0;
   #rows = 0;
   readonly #lengths = new Map<number, number>();
+
+  /** Postings rows added. */
+  get rows(): number {
+    return this.#rows;
+  }
 
   /** Adds a document by its terms (as in {@link LexicalInput}). */
   add(id: number, input: Pick<LexicalInput, "terms" | "tfs" | "length">): void {
@@ -494,7 +612,7 @@ class OverlaidBm25 implements Bm25Stats {
   readonly #merged = new Map<string, Postings>();
 
   constructor(
-    readonly base: Bm25Snapshot,
+    readonly base: Bm25Base,
     readonly overlay: Bm25Snapshot,
     readonly stale: ReadonlySet<number>,
   ) {

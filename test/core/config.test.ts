@@ -19,4 +19,12 @@ describe("resolveConfig", () => {
     }
     expect(() => resolveConfig("/repo", { maxFileBytes: 0 })).toThrowError(/maxFileBytes must be a positive integer/);
   });
+
+  it("takes the lexical segment size from the environment, and refuses one that is no count", () => {
+    expect(resolveConfig("/repo", {}, {}).lexicalSegmentRows).toBe(1_000_000);
+    expect(resolveConfig("/repo", {}, { CTXSMITH_LEXICAL_SEGMENT_ROWS: "50000" }).lexicalSegmentRows).toBe(50_000);
+    for (const value of ["0", "lots", "1e3.5"]) {
+      expect(() => resolveConfig("/repo", {}, { CTXSMITH_LEXICAL_SEGMENT_ROWS: value })).toThrowError(/CTXSMITH_LEXICAL_SEGMENT_ROWS must be a positive integer/);
+    }
+  });
 });

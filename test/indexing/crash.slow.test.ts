@@ -65,6 +65,18 @@ describe("crash safety: kill -9 during indexing", () => {
     });
   }
 
+  // A lexical snapshot in segments (a few thousand rows each here), killed while staging the
+  // second: the rerun, in segments too, answers as the clean index's one segment does.
+  it("recovers when killed while a segment of the lexical snapshot is staged", async () => {
+    rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });
+    const small = { CTXSMITH_LEXICAL_SEGMENT_ROWS: "3000" };
+    const killed = runCli(["index", repo.root, "--jobs", "2"], { env: { ...small, CTXSMITH_FAULT: "kill:lexical-segment:2" } });
+    expect(killed.status, `not killed while staging: ${killed.stderr}`).toBeNull();
+    const rerun = runCli(["index", repo.root, "--json", "--jobs", "2"], { env: small });
+    expect(rerun.status, rerun.stderr).toBe(0);
+    expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+  });
+
   it("compares every table: none of them is empty in the clean index", () => {
     const { tables } = clean as { tables: Record<string, string[]> };
     for (const name of ["parsed", "symbols", "terms", "stats", "graph", "defs", "refs", "defined", "links", "graph-meta", "history", "commits"]) {

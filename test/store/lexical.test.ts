@@ -4,7 +4,10 @@ import { tokenize } from "../../src/core/tokenize.js";
 import { withIndexedEngine } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
 import { storeOf } from "../helpers/store.js";
-import { loadLexical } from "../../src/store/lexical.js";
+import { join } from "node:path";
+import { open } from "lmdb";
+import { LexicalBuilder, loadLexical, type Postings } from "../../src/store/lexical.js";
+import { COMPRESSED } from "../../src/store/tables/scope.js";
 import { IndexStore } from "../../src/store/store.js";
 
 const FILES = {
@@ -112,13 +115,18 @@ describe("lexical index", () => {
     await withEngine(async (engine) => {
       const { store } = await IndexStore.openForWrite(engine.config.indexDir);
       try {
-        const flex = [...store.lexical.flexChunks()];
+        const [segment] = store.lexical.segments();
+        const flex = [...segment!.flexChunks()];
         const symbols = flex.find(([key]) => key.startsWith("symbols."))!;
-        const bm25 = { body: store.lexical.bm25("body")!, symbols: store.lexical.bm25("symbols")!, names: store.lexical.bm25("names")! };
+        const bm25 = { body: Buffer.from(segment!.bm25("body")!), symbols: Buffer.from(segment!.bm25("symbols")!), names: Buffer.from(segment!.bm25("names")!) };
         // The old export had one more field, as its own chunk.
         const old = [...flex, [symbols[0].replace("symbols.", "body."), symbols[1]] as [string, string]];
-        await store.transaction(() => store.lexical.writeSnapshot({ flex: old, bm25: { body: Buffer.from(bm25.body), symbols: Buffer.from(bm25.symbols), names: Buffer.from(bm25.names) }, files: 4 }), "lexical-write");
-        expect([...store.lexical.flexChunks()].some(([key]) => key.startsWith("body."))).toBe(true);
+        const generation = store.lexical.nextGeneration();
+        await store.transaction(() => {
+          store.lexical.stageSegment(generation, 0, { flex: old, bm25 });
+          store.lexical.writeSnapshot(generation, 1, 4);
+        }, "lexical-write");
+        expect([...store.lexical.segments()[0]!.flexChunks()].some(([key]) => key.startsWith("body."))).toBe(true);
       } finally {
         await store.close();
       }
@@ -127,6 +135,78 @@ describe("lexical index", () => {
       const lex = loadLexical(storeOf(engine)!);
       expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py", "docs/guide.md"]);
       expect(lex.search("cart")).toEqual(["shop/cart.ts"]);
+    });
+  });
+
+  /** What a lexical index answers, by path (ids and segment order aside). */
+  const answersOf = (lex: ReturnType<typeof loadLexical>) => {
+    const byPath = (p: Postings) => Object.fromEntries([...p.ids].map((id, i) => [lex.pathOf(id), p.tfs[i]]));
+    const terms = ["card", "retry", "charge", "refund", "ledger", "policy", "cart", "item", "guide", "RetryPolicy", "addToCart"];
+    return {
+      stats: (["bm25", "symbols", "names"] as const).map((part) => {
+        const stats = lex[part];
+        return { docs: stats.docs, avgLength: stats.avgLength, postings: terms.map((t) => byPath(stats.postings(t))), df: terms.map((t) => stats.df(t)), lengths: [...lex.files.keys()].map((id) => stats.length(id)) };
+      }),
+      search: ["cart", "retry policy", "RetryPolicy", "chargeCard", "refund"].map((q) => lex.search(q).sort()),
+    };
+  };
+
+  it("answers the same from a snapshot in many segments as from one, with the journal laid over either", async () => {
+    repo = TempRepo.create(FILES);
+    let whole: unknown;
+    await withEngine((engine) => {
+      expect(storeOf(engine)!.lexical.segments()).toHaveLength(1);
+      whole = answersOf(loadLexical(storeOf(engine)!));
+    });
+    const { store } = await IndexStore.openForWrite(join(repo.root, ".contextsmith"));
+    try {
+      // A few rows a segment: each file in a segment of its own.
+      await new LexicalBuilder(store, 3).write();
+      expect(store.lexical.segments()).toHaveLength(4);
+      expect(answersOf(loadLexical(store))).toEqual(whole);
+    } finally {
+      await store.close();
+    }
+    // An edit and a removal, laid over the segments by the journal, as over one snapshot.
+    repo.write({ "payments/card.py": "def refund_card(card):\n    return ledger.refund(card)\n" });
+    repo.remove("shop/cart.ts");
+    let overSegments: unknown;
+    await withEngine((engine) => {
+      const reader = storeOf(engine)!;
+      expect(reader.lexical.pendingCount()).toBe(2);
+      overSegments = answersOf(loadLexical(reader));
+    });
+    repo.remove(".contextsmith");
+    await withEngine((engine) => {
+      expect(answersOf(loadLexical(storeOf(engine)!))).toEqual(overSegments);
+    });
+  });
+
+  it("reads a snapshot written before segments (its keys bare, no manifest)", async () => {
+    repo = TempRepo.create(FILES);
+    let answers: unknown;
+    await withEngine((engine) => {
+      answers = answersOf(loadLexical(storeOf(engine)!));
+    });
+    // Rewrite the table as an index from before segments has it.
+    const env = open({ path: join(repo.root, ".contextsmith", "index.lmdb"), noSubdir: true, maxDbs: 32, compression: false });
+    try {
+      const table = env.openDB<Buffer, string>("lexical", { encoding: "binary", ...COMPRESSED });
+      await table.transaction(() => {
+        for (const { key, value } of [...table.getRange()]) {
+          void table.remove(key);
+          const bare = key.replace(/^g\d+\.0:/, "");
+          if (bare !== "manifest") void table.put(bare, Buffer.from(value));
+        }
+      });
+      expect([...table.getKeys()]).toContain("bm25");
+    } finally {
+      await env.close();
+    }
+    await withEngine((engine) => {
+      const reader = storeOf(engine)!;
+      expect(reader.lexical.segments()).toHaveLength(1);
+      expect(answersOf(loadLexical(reader))).toEqual(answers);
     });
   });
 });

@@ -8,20 +8,43 @@ import { COMPRESSED, type WriteScope } from "./scope.js";
  */
 export type Bm25Part = "body" | "symbols" | "names";
 
-/** A lexical snapshot, encoded: FlexSearch's export chunks and the BM25 statistics. */
-export interface LexicalSnapshotData {
+/** One segment of a lexical snapshot, encoded: FlexSearch's export chunks and the BM25 statistics of its files. */
+export interface LexicalSegmentData {
   flex: ReadonlyArray<[key: string, data: string]>;
   bm25: Record<Bm25Part, Buffer>;
-  /** How many files it holds. */
-  files: number;
+}
+
+/** A stored segment, read on demand. */
+export interface LexicalSegment {
+  bm25(part: Bm25Part): Buffer | undefined;
+  /** FlexSearch's export chunks, as it wrote them. */
+  flexChunks(): IterableIterator<[key: string, data: string]>;
 }
 
 const FLEX_PREFIX = "flex:";
 const BM25_KEYS: Record<Bm25Part, string> = { body: "bm25", symbols: "bm25:symbols", names: "bm25:names" };
+/** Which generation of segments is the snapshot, and how many: `{ generation, segments }`. */
+const MANIFEST_KEY = "manifest";
+
+/** The keys of segment `index` of `generation` start with this; a snapshot written before segments has them bare. */
+function segmentPrefix(generation: number, index: number): string {
+  return `${generationPrefix(generation)}${index}:`;
+}
+
+function generationPrefix(generation: number): string {
+  return `g${generation}.`;
+}
 
 /**
  * The lexical part: the snapshot (rewritten now and then), the journal of files changed since it
  * was written (replayed over it on load), and the id -> path map of its numeric document ids.
+ *
+ * A snapshot is written in segments, each the index of a share of the files: an indexer writes
+ * each as it fills (staged under a new generation that no reader looks at), so what it holds in
+ * memory is bounded by a segment, not by the repository. The last write of a snapshot puts its
+ * last segment and the manifest that names the generation in one transaction, with the journal
+ * emptied and every older key removed. Segments staged by a run that was killed are garbage
+ * until the next snapshot, which removes them.
  */
 export class LexicalTables {
   readonly #snapshot: Database<Buffer, string>;
@@ -51,15 +74,40 @@ export class LexicalTables {
     return ids;
   }
 
-  bm25(part: Bm25Part): Buffer | undefined {
-    return this.#snapshot.get(BM25_KEYS[part]);
+  /** The snapshot's segments (none written yet: one that reads as empty). */
+  segments(): LexicalSegment[] {
+    const manifest = this.#manifest();
+    // Written before segments: one, its keys bare.
+    if (!manifest) return [this.#segment("")];
+    return Array.from({ length: manifest.segments }, (_, i) => this.#segment(segmentPrefix(manifest.generation, i)));
   }
 
-  /** FlexSearch's export chunks, as it wrote them. */
-  *flexChunks(): IterableIterator<[key: string, data: string]> {
-    for (const { key, value } of this.#snapshot.getRange({ start: FLEX_PREFIX, end: `${FLEX_PREFIX}\uffff` })) {
-      yield [key.slice(FLEX_PREFIX.length), value.toString("utf8")];
+  /** The generation a new snapshot stages its segments under. */
+  nextGeneration(): number {
+    return (this.#manifest()?.generation ?? 0) + 1;
+  }
+
+  #manifest(): { generation: number; segments: number } | null {
+    const value = this.#snapshot.get(MANIFEST_KEY);
+    if (!value) return null;
+    try {
+      const parsed = JSON.parse(value.toString("utf8")) as { generation?: unknown; segments?: unknown };
+      if (Number.isInteger(parsed.generation) && Number.isInteger(parsed.segments)) return { generation: parsed.generation as number, segments: parsed.segments as number };
+    } catch {
+      // damaged: read as none (an empty index) until the next snapshot
     }
+    return null;
+  }
+
+  #segment(prefix: string): LexicalSegment {
+    const snapshot = this.#snapshot;
+    return {
+      bm25: (part) => snapshot.get(prefix + BM25_KEYS[part]),
+      *flexChunks() {
+        const start = prefix + FLEX_PREFIX;
+        for (const { key, value } of snapshot.getRange({ start, end: `${start}\uffff` })) yield [key.slice(start.length), value.toString("utf8")];
+      },
+    };
   }
 
   /** Journals a file whose content changed (or that was removed). */
@@ -78,15 +126,33 @@ export class LexicalTables {
     void this.#ids.remove(id);
   }
 
-  /** Replaces the snapshot and empties the journal it now covers. */
-  writeSnapshot(data: LexicalSnapshotData): void {
+  /**
+   * Writes segment `index` of a snapshot being built under `generation` (see {@link nextGeneration}).
+   * The first one also removes what a killed run staged under the same generation.
+   */
+  stageSegment(generation: number, index: number, data: LexicalSegmentData): void {
     this.scope.check();
-    for (const key of this.#snapshot.getKeys()) void this.#snapshot.remove(key);
-    for (const [key, chunk] of data.flex) void this.#snapshot.put(FLEX_PREFIX + key, Buffer.from(chunk ?? "", "utf8"));
-    for (const part of Object.keys(BM25_KEYS) as Bm25Part[]) void this.#snapshot.put(BM25_KEYS[part], data.bm25[part]);
+    if (index === 0) {
+      const start = generationPrefix(generation);
+      for (const key of this.#snapshot.getKeys({ start, end: `${start}\uffff` })) void this.#snapshot.remove(key);
+    }
+    const prefix = segmentPrefix(generation, index);
+    for (const [key, chunk] of data.flex) void this.#snapshot.put(prefix + FLEX_PREFIX + key, Buffer.from(chunk ?? "", "utf8"));
+    for (const part of Object.keys(BM25_KEYS) as Bm25Part[]) void this.#snapshot.put(prefix + BM25_KEYS[part], data.bm25[part]);
+  }
+
+  /**
+   * Makes the `segments` staged under `generation` the snapshot, holding `files` files: every other
+   * key goes, and the journal it now covers is emptied.
+   */
+  writeSnapshot(generation: number, segments: number, files: number): void {
+    this.scope.check();
+    const keep = generationPrefix(generation);
+    for (const key of this.#snapshot.getKeys()) if (!key.startsWith(keep)) void this.#snapshot.remove(key);
+    void this.#snapshot.put(MANIFEST_KEY, Buffer.from(JSON.stringify({ generation, segments }), "utf8"));
     for (const key of this.#journal.getKeys()) void this.#journal.remove(key);
     this.scope.updateMeta((meta) => {
-      meta.lexicalFiles = data.files;
+      meta.lexicalFiles = files;
       meta.versions.lexical++;
     });
   }

@@ -77,15 +77,31 @@ describe("table groups", () => {
     expect(s.meta().versions).toEqual({ ...versions, graph: versions.graph + 1 });
   });
 
-  it("writes a lexical snapshot with its journal emptied and only the lexical version bumped", async () => {
+  it("writes a lexical snapshot in segments, staged unseen, then made the snapshot with its journal emptied and only the lexical version bumped", async () => {
     const s = await indexed();
     await s.writeBatch([], ["b.py"]);
     const versions = s.meta().versions;
     const empty = Buffer.alloc(0);
-    await s.transaction(() => s.lexical.writeSnapshot({ flex: [["1.cfg", "{}"]], bm25: { body: empty, symbols: empty, names: empty }, files: 1 }));
+    const generation = s.lexical.nextGeneration();
+    const segment = (n: number) => ({ flex: [[`${n}.cfg`, "{}"]] as Array<[string, string]>, bm25: { body: empty, symbols: Buffer.from([n]), names: empty } });
+    // Staged segments are no reader's until the snapshot is written: the journal stays, as do the segments read.
+    await s.transaction(() => s.lexical.stageSegment(generation, 0, segment(0)));
+    await s.transaction(() => s.lexical.stageSegment(generation, 1, segment(1)));
+    expect(s.lexical.pendingCount()).toBe(1);
+    expect(s.lexical.segments().map((seg) => seg.bm25("symbols"))).not.toContainEqual(Buffer.from([1]));
+    await s.transaction(() => s.lexical.writeSnapshot(generation, 2, 1));
     expect(s.lexical.pendingCount()).toBe(0);
-    expect([...s.lexical.flexChunks()]).toEqual([["1.cfg", "{}"]]);
+    expect(s.lexical.segments().map((seg) => [[...seg.flexChunks()], seg.bm25("symbols")])).toEqual([[[["0.cfg", "{}"]], Buffer.from([0])], [[["1.cfg", "{}"]], Buffer.from([1])]]);
     expect(s.meta()).toMatchObject({ lexicalFiles: 1, versions: { ...versions, lexical: versions.lexical + 1 } });
+    // The next snapshot's first staged segment clears what a killed run staged under its generation;
+    // writing it removes the older generation.
+    const next = s.lexical.nextGeneration();
+    expect(next).toBe(generation + 1);
+    await s.transaction(() => s.lexical.stageSegment(next, 0, segment(5)));
+    await s.transaction(() => s.lexical.stageSegment(next, 1, segment(6)));
+    await s.transaction(() => s.lexical.stageSegment(next, 0, segment(7)));
+    await s.transaction(() => s.lexical.writeSnapshot(next, 1, 1));
+    expect(s.lexical.segments().map((seg) => [...seg.flexChunks()])).toEqual([[["7.cfg", "{}"]]]);
   });
 
   it("keeps a file's labels and vectors together, and a reset journals every file", async () => {
