@@ -66,7 +66,7 @@ export async function updateGraph(store: IndexStore, root: string, options: Grap
   // A first build has nothing to re-resolve and no old entries to replace: it skips those reads.
   const cold = store.graph.isEmpty();
   const changed = journal.filter((e) => e.state === "changed").map((e) => e.path);
-  if (changed.length > 0) await expand(store, changed, cold);
+  if (changed.length > 0) await (cold ? expandCold(store, changed, chunkFiles) : expand(store, changed));
 
   const modules = new ModuleResolver(store.allPaths(), repoLayout(store, root));
   const pending = store.graph.pending();
@@ -108,37 +108,57 @@ export async function updateGraph(store: IndexStore, root: string, options: Grap
   }
   await committing;
   // PageRank only moves when the file graph does (a body edit usually leaves it as it was).
-  const ranks = store.graph.ranksDue() ? Object.fromEntries(pageRank(new Map(store.graph.allLinks()))) : null;
+  const ranks = store.graph.ranksDue() ? Object.fromEntries(pageRank(store.graph.allLinks())) : null;
   await store.transaction(() => store.graph.finish(ranks), "graph-finish");
   return { changed: changed.length, resolved };
 }
 
-/** Step 1: the definitions index and the set of files to resolve again. */
-async function expand(store: IndexStore, changed: string[], cold: boolean): Promise<void> {
+/**
+ * Step 1 of a first build: only the definitions index, and what each file registered in it (its
+ * names; the shape comes with its graph in step 2, which reads its parse anyway). Without the names,
+ * a run killed before step 2 would leave definitions no later run removes. Nothing is resolved
+ * again on a first build: every file is in the journal already.
+ *
+ * In chunks, each its own transaction: all of a 100,000-file repository's definitions at once took
+ * 124 MB of memory where chunks of 1,024 files take 33 MB, and that before the one transaction's
+ * dirty pages (its `defs` table is 89 MB). A run killed between chunks leaves some files' names
+ * registered; the next run finds the index not empty and takes the incremental path, which ends
+ * in the same tables.
+ */
+async function expandCold(store: IndexStore, changed: readonly string[], chunkFiles: number): Promise<void> {
+  for (let i = 0; i < changed.length; i += chunkFiles) {
+    const defs: Array<[name: string, path: string]> = [];
+    const defined: Array<[path: string, names: string[]]> = [];
+    for (const path of changed.slice(i, i + chunkFiles)) {
+      // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
+      if (languageOf(path) === null) continue;
+      const own = definedNames(path, store.file(path) !== undefined ? store.parse.symbols(path) ?? [] : []);
+      for (const name of own) defs.push([name, path]);
+      defined.push([path, own]);
+    }
+    await store.transaction(() => {
+      store.graph.addDefinitions(defs);
+      for (const [path, names] of defined) store.graph.setDefined(path, { names, shape: "" }, { cold: true });
+    }, "graph-expand");
+  }
+}
+
+/** Step 1 of an update: the definitions index and the set of files to resolve again. */
+async function expand(store: IndexStore, changed: string[]): Promise<void> {
   const toResolve = new Set<string>(changed);
   const names = new Set<string>();
   const defined = new Map<string, DefinedShape | null>();
-  const coldDefs: Array<[name: string, path: string]> = [];
   for (const path of changed) {
     // A workspace package.json may name a package (differently): bare imports may resolve anew.
-    if (!cold && isPackageJson(path)) names.add(PACKAGE_KEY);
+    if (isPackageJson(path)) names.add(PACKAGE_KEY);
     // A build file may name other include folders: includes may resolve anew.
-    if (!cold && isBuildFile(path)) names.add(INCLUDE_KEY);
+    if (isBuildFile(path)) names.add(INCLUDE_KEY);
     // A Package.swift may give a module another folder: Swift files may belong to other modules.
-    if (!cold && isSwiftManifest(path)) names.add(SWIFT_TARGETS_KEY);
+    if (isSwiftManifest(path)) names.add(SWIFT_TARGETS_KEY);
     // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
     if (languageOf(path) === null) continue;
     const exists = store.file(path) !== undefined;
     const symbols = exists ? store.parse.symbols(path) ?? [] : [];
-    if (cold) {
-      // Only the definitions index now, and what each file registered in it (its names; the shape
-      // comes with its graph in step 2, which reads its parse anyway). Without the names, a run
-      // killed before step 2 would leave definitions no later run removes.
-      const own = definedNames(path, symbols);
-      for (const name of own) coldDefs.push([name, path]);
-      defined.set(path, { names: own, shape: "" });
-      continue;
-    }
     const before = store.graph.defined(path);
     const now = exists ? { names: definedNames(path, symbols), shape: shapeOf(symbols, store.parse.parsed(path)?.imports ?? []) } : null;
     defined.set(path, now);
@@ -152,13 +172,6 @@ async function expand(store: IndexStore, changed: string[], cold: boolean): Prom
     const appeared = !before && store.graph.file(path) === undefined && exists;
     if (appeared || !exists) for (const key of fileModuleKeys(path)) names.add(key);
     for (const dependent of store.graph.dependentsOf(path)) toResolve.add(dependent);
-  }
-  if (cold) {
-    await store.transaction(() => {
-      store.graph.addDefinitions(coldDefs);
-      for (const [path, names] of defined) store.graph.setDefined(path, names, { cold });
-    }, "graph-expand");
-    return;
   }
   for (const name of names) for (const file of store.graph.referrersOf(name)) toResolve.add(file);
   await store.transaction(() => {

@@ -28,4 +28,20 @@ describe("pageRank", () => {
   it("is empty for an empty graph", () => {
     expect(pageRank(new Map()).size).toBe(0);
   });
+
+  it("reads the graph once, as a stream, and past many growths of its edge list", () => {
+    // 3,000 nodes in a ring with chords: more edges than the first edge arrays hold.
+    const n = 3000;
+    const links = Array.from({ length: n }, (_, i) => [`f${i}`, { to: [`f${(i + 1) % n}`, `f${(i * 7) % n}`, `f${i}`], weight: [1, 2, 5] }] as const);
+    let reads = 0;
+    function* stream() {
+      reads++;
+      yield* links;
+    }
+    const streamed = pageRank(stream());
+    expect(reads).toBe(1);
+    expect(streamed).toEqual(pageRank(new Map(links)));
+    expect([...streamed.values()].reduce((s, v) => s + v, 0)).toBeCloseTo(1, 6);
+    expect(streamed.size).toBe(n);
+  });
 });

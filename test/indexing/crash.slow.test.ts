@@ -123,3 +123,21 @@ describe("crash safety: kill -9 during indexing", () => {
     }
   });
 });
+
+describe("crash safety: a first graph build's definitions, in chunks", () => {
+  it("recovers when killed between two chunks of a first build's definitions", async () => {
+    // More files than one chunk (1,024): the first build registers definitions in two transactions.
+    const repo = syntheticRepo(1100);
+    try {
+      const clean = await cleanIndexDump(repo.root);
+      const killed = runCli(["index", repo.root, "--no-git"], { env: { CTXSMITH_FAULT: "kill:graph-expand:2" } });
+      expect(killed.status, `not killed in the second chunk: ${killed.stderr}`).toBeNull();
+      // The first chunk's names are registered: the rerun takes the incremental path and ends the same.
+      const rerun = runCli(["index", repo.root, "--json"]);
+      expect(rerun.status, rerun.stderr).toBe(0);
+      expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+    } finally {
+      repo.dispose();
+    }
+  });
+});
