@@ -14,7 +14,7 @@
  * The index folder (`REPO/.contextsmith`) is removed before each run.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, rmSync } from "node:fs";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,7 @@ const runs = Number(opt("runs", "1"));
 const noGit = opt("no-git") === "1";
 const out = opt("out");
 const trace = opt("trace");
+if (trace) writeFileSync(trace, "run,seconds,parsed,rss_mb,anon_mb\n");
 const CLI = fileURLToPath(new URL("../ctxsmith.js", import.meta.url));
 const MARKS = [0.25, 0.5, 0.75, 1];
 
@@ -45,7 +46,7 @@ interface Run {
 }
 
 
-function once(): Promise<Run> {
+function once(run: number): Promise<Run> {
   rmSync(join(repo, ".contextsmith"), { recursive: true, force: true });
   const args = [CLI, "index", repo, "--jobs", jobs, "--progress", "json", ...(noGit ? ["--no-git"] : [])];
   const started = performance.now();
@@ -71,7 +72,7 @@ function once(): Promise<Run> {
     anon = mbOf("RssAnon");
     peak = Math.max(peak, mbOf("VmHWM"));
     peakAnon = Math.max(peakAnon, anon);
-    if (trace) samples.push(`${((performance.now() - started) / 1000).toFixed(1)},${done},${rss},${anon}`);
+    if (trace) samples.push(`${run},${((performance.now() - started) / 1000).toFixed(1)},${done},${rss},${anon}`);
     if (quarter < MARKS.length) {
       atMark[quarter] = Math.max(atMark[quarter] ?? 0, rss);
       anonAtMark[quarter] = Math.max(anonAtMark[quarter] ?? 0, anon);
@@ -115,7 +116,7 @@ function once(): Promise<Run> {
     child.on("error", reject);
     child.on("close", (code) => {
       clearInterval(timer);
-      if (trace) appendFileSync(trace, `seconds,parsed,rss_mb,anon_mb\n${samples.join("\n")}\n`);
+      if (trace) appendFileSync(trace, `${samples.join("\n")}\n`);
       if (code !== 0) reject(new Error(`ctxsmith index exited with ${code}:\n${summary}${pending}`));
       else resolve({ wall: (performance.now() - started) / 1000, files, atMark, anonAtMark, stages, peak, peakAnon, summary: summary.trim() });
     });
@@ -124,7 +125,7 @@ function once(): Promise<Run> {
 
 const results: Run[] = [];
 for (let i = 0; i < runs; i++) {
-  const run = await once();
+  const run = await once(i + 1);
   results.push(run);
   process.stderr.write(`run ${i + 1}: ${run.wall.toFixed(1)} s, ${run.files} files, RSS ${run.atMark.map((r) => r.toFixed(0)).join(" / ")} MB (anonymous ${run.anonAtMark.map((r) => r.toFixed(0)).join(" / ")}), peak ${run.peak.toFixed(0)} MB (anonymous ${run.peakAnon.toFixed(0)})\n`);
 }

@@ -123,7 +123,7 @@ export async function updateGraph(store: IndexStore, root: string, options: Grap
  * 124 MB of memory where chunks of 1,024 files take 33 MB, and that before the one transaction's
  * dirty pages (its `defs` table is 89 MB). A run killed between chunks leaves some files' names
  * registered; the next run finds the index not empty and takes the incremental path, which ends
- * in the same tables.
+ * in the same tables (in one transaction: that resumed run is not bounded so).
  */
 async function expandCold(store: IndexStore, changed: readonly string[], chunkFiles: number): Promise<void> {
   for (let i = 0; i < changed.length; i += chunkFiles) {

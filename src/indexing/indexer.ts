@@ -123,8 +123,9 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
       });
     }
     history.catch(() => undefined); // observed below; never an unhandled rejection meanwhile
-    // Also repairs a snapshot that a killed run left behind its journal.
-    const snapshot = snapshotIsDue(store);
+    // Also repairs a snapshot that a killed run left behind its journal. A builder that wrote
+    // segments already finishes its snapshot, due or not (or they would stay as garbage).
+    const snapshot = snapshotIsDue(store) || builder?.staged === true;
     if (snapshot) {
       emit({ stage: "lexical", message: "writing the lexical index" });
       await time("lexical", () => (builder ?? new LexicalBuilder(store!, config.lexicalSegmentRows)).write());

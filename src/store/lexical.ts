@@ -37,6 +37,9 @@ function encode(text: string): string[] {
 const require = createRequire(import.meta.url);
 let flexsearch: typeof import("flexsearch") | undefined;
 
+/** FlexSearch's fields, in the order it answers them (the order of `newDocument`'s index). */
+const FIELDS = ["path", "symbols"] as const;
+
 function newDocument(): Document<LexicalDoc> {
   flexsearch ??= require("flexsearch") as typeof import("flexsearch");
   return new flexsearch.Document<LexicalDoc>({
@@ -171,6 +174,11 @@ export class LexicalBuilder {
     this.#segment.add(file, input);
   }
 
+  /** Whether a segment was written already: the run must then write the snapshot, or leave it as garbage. */
+  get staged(): boolean {
+    return this.#staged > 0;
+  }
+
   /** Writes the segment being built when it is full (in a transaction of its own), and begins the next. */
   async flush(): Promise<void> {
     if (this.#segment.rows < this.segmentRows) return;
@@ -181,8 +189,9 @@ export class LexicalBuilder {
   /** Completes the snapshot from the store and makes it the index's, clearing the journal, in one transaction. */
   async write(): Promise<void> {
     const { store } = this;
-    for (const file of store.allFiles()) {
-      if (file.skipped || this.#seen.has(file.id)) continue;
+    // Listed first: segments are written between the reads, and no read may span a write.
+    const unseen = [...store.allFiles()].filter((file) => !file.skipped && !this.#seen.has(file.id));
+    for (const file of unseen) {
       this.add(file, storedInput(store, file.path));
       await this.flush();
     }
@@ -238,13 +247,11 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   const loadDocuments = (): Array<Document<LexicalDoc>> => {
     const loaded = segments.map((segment) => {
       const d = newDocument();
-      for (const [key, data] of segment.flexChunks()) {
-        // A snapshot written before the body field was dropped still has its chunks: passed over.
-        if (key.startsWith("body.")) continue;
-        d.import(key, data);
-      }
+      for (const [key, data] of segment.flexChunks()) d.import(key, data);
       return d;
     });
+    // Before the first snapshot (a first build killed before it): the journal's files alone.
+    if (loaded.length === 0) loaded.push(newDocument());
     // A changed file's old version may be in any segment; its current one joins the last.
     for (const { file, input } of changed) {
       for (const d of loaded) d.remove(file.id);
@@ -267,18 +274,23 @@ export function loadLexical(store: IndexStore): LexicalIndex {
     search(query, options = {}) {
       docs ??= loadDocuments();
       const limit = options.limit ?? 50;
-      // Each segment's answer, best first; segments take turns (FlexSearch gives ranks, not scores).
+      // Each segment's answer, field by field (paths, then symbols), best first.
       const answers = docs.map((doc) => {
         // suggest: files matching only some of the query's tokens still come back, ranked lower
         // (a task says `chargeCard`, the code says `charge_card`).
-        const results = doc.search(encode(query).join(" "), { limit, suggest: true, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ result: number[] }>;
-        return results.flatMap(({ result }) => result);
+        const results = doc.search(encode(query).join(" "), { limit, suggest: true, index: options.field ? [options.field] : undefined } as never) as unknown as Array<{ field: string; result: number[] }>;
+        return new Map(results.map(({ field, result }) => [field, result]));
       });
       const seen = new Set<string>();
-      for (let rank = 0; seen.size < limit && answers.some((ids) => rank < ids.length); rank++) {
-        for (const ids of answers) {
-          const path = rank < ids.length ? paths.get(ids[rank]!) : undefined;
-          if (path) seen.add(path);
+      // One field's hits of every segment before the next field's, the segments taking turns
+      // within a field (FlexSearch gives ranks, not scores): one segment answers as it always did.
+      for (const field of options.field ? [options.field] : FIELDS) {
+        const lists = answers.map((byField) => byField.get(field) ?? []);
+        for (let rank = 0; seen.size < limit && lists.some((ids) => rank < ids.length); rank++) {
+          for (const ids of lists) {
+            const path = rank < ids.length ? paths.get(ids[rank]!) : undefined;
+            if (path) seen.add(path);
+          }
         }
       }
       return [...seen].slice(0, limit);
@@ -301,8 +313,6 @@ interface Bm25Base {
  */
 class SegmentedBm25 implements Bm25Base {
   readonly #lengths = new Map<number, number>();
-  /** Long postings lists, joined once. */
-  readonly #joined = new Map<string, Postings>();
 
   constructor(readonly segments: readonly Bm25Snapshot[]) {
     for (const segment of segments) for (const id of segment.ids()) this.#lengths.set(id, segment.length(id));
@@ -320,9 +330,8 @@ class SegmentedBm25 implements Bm25Base {
     return this.#lengths.get(id) ?? 0;
   }
 
+  /** A fresh list where several segments have the term (the overlay above keeps long ones). */
   postings(term: string): Postings {
-    const known = this.#joined.get(term);
-    if (known) return known;
     const lists = this.segments.map((s) => s.postings(term)).filter((p) => p.ids.length > 0);
     if (lists.length <= 1) return lists[0] ?? { ids: new Uint32Array(0), tfs: new Uint16Array(0) };
     const ids = new Uint32Array(lists.reduce((n, p) => n + p.ids.length, 0));
@@ -333,9 +342,7 @@ class SegmentedBm25 implements Bm25Base {
       tfs.set(p.tfs, at);
       at += p.ids.length;
     }
-    const joined = { ids, tfs };
-    if (ids.length >= MERGED_KEPT) this.#joined.set(term, joined);
-    return joined;
+    return { ids, tfs };
   }
 }
 
@@ -608,7 +615,7 @@ export class Bm25Snapshot implements Bm25Stats {
 class OverlaidBm25 implements Bm25Stats {
   readonly docs: number;
   readonly avgLength: number;
-  /** Long postings lists with the journal laid over them, as asked for. */
+  /** Long postings lists as answered (joined across segments, the journal laid over them). */
   readonly #merged = new Map<string, Postings>();
 
   constructor(
@@ -638,14 +645,14 @@ class OverlaidBm25 implements Bm25Stats {
     if (known) return known;
     const base = this.base.postings(term);
     const over = this.overlay.postings(term);
-    if (this.stale.size === 0 && over.ids.length === 0) return base;
-    // A long list is merged once: a query asks for a term's postings (and its df) several times,
+    // A long list is made once: a query asks for a term's postings (and its df) several times,
     // and a common term's list is thousands long. Without this, one changed file made every warm
-    // query copy the lists of all its terms again (sympy, long issue texts: rank 5 → 26 ms). Short
-    // ones are merged each time, so what is kept stays within the snapshot's own postings.
-    const merged = mergePostings(base, over, this.stale);
-    if (base.ids.length >= MERGED_KEPT) this.#merged.set(term, merged);
-    return merged;
+    // query copy the lists of all its terms again (sympy, long issue texts: rank 5 → 26 ms), and a
+    // snapshot in segments would join them again. Short ones are made each time, so what is kept
+    // stays within the snapshot's own postings (a list of one segment is a view of it, kept free).
+    const list = this.stale.size === 0 && over.ids.length === 0 ? base : mergePostings(base, over, this.stale);
+    if (base.ids.length >= MERGED_KEPT) this.#merged.set(term, list);
+    return list;
   }
 
   length(id: number): number {

@@ -1,8 +1,12 @@
 import type { FileRecord } from "../core/types.js";
 import type { Provenance } from "../runtime/embed/types.js";
 
-/** Bumped whenever the stored layout or what is extracted changes (17: the large tables LZ4-compressed); a mismatch rebuilds the index cleanly. */
-export const SCHEMA_VERSION = 17;
+/**
+ * Bumped whenever the stored layout or what is extracted changes (17: the large tables
+ * LZ4-compressed; 18: the lexical snapshot in segments, which a build before would read as
+ * empty); a mismatch rebuilds the index cleanly.
+ */
+export const SCHEMA_VERSION = 18;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {

@@ -1,8 +1,12 @@
+import { utimesSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { runIndex } from "../../src/indexing/indexer.js";
 import { ParsePools } from "../../src/runtime/pools.js";
-import type { TempRepo } from "../helpers/repo.js";
+import { IndexStore } from "../../src/store/store.js";
+import { loadLexical } from "../../src/store/lexical.js";
+import { TempRepo } from "../helpers/repo.js";
 import { shopRepo } from "../helpers/shop.js";
 import { CountingHeap } from "../helpers/heap.js";
 import { ManualTimers } from "../helpers/timers.js";
@@ -27,6 +31,39 @@ describe("runIndex and the memory of its stages", () => {
       expect(heap.count).toBe(1);
     } finally {
       await pools.close();
+    }
+  });
+});
+
+describe("runIndex and the lexical snapshot's segments", () => {
+  it("finishes a snapshot whose segments it wrote, even when the changes turn out too few to need one", async () => {
+    const files = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`pkg/m${i}.py`, `def f${i}(x):\n    return x + ${i}\n`]));
+    const repo = TempRepo.create(files);
+    const pools = new ParsePools(60_000);
+    // A segment every few rows: any real change writes one while the parse runs.
+    const config = resolveConfig(repo.root, { jobs: 1, semantic: false, git: false }, { CTXSMITH_LEXICAL_SEGMENT_ROWS: "4" });
+    try {
+      await runIndex(config, null, pools);
+      // Every file read again (a checkout touched them all: a snapshot looks due), two of them changed.
+      const later = new Date(Date.now() + 60_000);
+      for (const path of Object.keys(files)) utimesSync(join(repo.root, path), later, later);
+      repo.write({ "pkg/m1.py": "def refund(x):\n    return -x\n", "pkg/m2.py": "def charge(x):\n    return x\n" });
+      const run = await runIndex(config, null, pools);
+      expect(run.files).toMatchObject({ parsed: 2, touched: 58 });
+      const store = IndexStore.openForRead(config.indexDir)!;
+      try {
+        // Two changes alone would have stayed in the journal; the segment written for them made a snapshot.
+        expect(store.lexical.pendingCount()).toBe(0);
+        const lex = loadLexical(store);
+        expect(lex.bm25.docs).toBe(60);
+        expect([...lex.names.postings("refund").ids].map((id) => lex.pathOf(id))).toEqual(["pkg/m1.py"]);
+        expect(lex.names.df("f1")).toBe(0);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await pools.close();
+      repo.dispose();
     }
   });
 });

@@ -5,9 +5,8 @@ import { withIndexedEngine } from "../helpers/index.js";
 import { TempRepo } from "../helpers/repo.js";
 import { storeOf } from "../helpers/store.js";
 import { join } from "node:path";
-import { open } from "lmdb";
 import { LexicalBuilder, loadLexical, type Postings } from "../../src/store/lexical.js";
-import { COMPRESSED } from "../../src/store/tables/scope.js";
+import { runCli } from "../helpers/cli.js";
 import { IndexStore } from "../../src/store/store.js";
 
 const FILES = {
@@ -110,34 +109,6 @@ describe("lexical index", () => {
     });
   });
 
-  it("reads a snapshot written with the FlexSearch body field that indexes before it had", async () => {
-    repo = TempRepo.create(FILES);
-    await withEngine(async (engine) => {
-      const { store } = await IndexStore.openForWrite(engine.config.indexDir);
-      try {
-        const [segment] = store.lexical.segments();
-        const flex = [...segment!.flexChunks()];
-        const symbols = flex.find(([key]) => key.startsWith("symbols."))!;
-        const bm25 = { body: Buffer.from(segment!.bm25("body")!), symbols: Buffer.from(segment!.bm25("symbols")!), names: Buffer.from(segment!.bm25("names")!) };
-        // The old export had one more field, as its own chunk.
-        const old = [...flex, [symbols[0].replace("symbols.", "body."), symbols[1]] as [string, string]];
-        const generation = store.lexical.nextGeneration();
-        await store.transaction(() => {
-          store.lexical.stageSegment(generation, 0, { flex: old, bm25 });
-          store.lexical.writeSnapshot(generation, 1, 4);
-        }, "lexical-write");
-        expect([...store.lexical.segments()[0]!.flexChunks()].some(([key]) => key.startsWith("body."))).toBe(true);
-      } finally {
-        await store.close();
-      }
-    });
-    await withEngine((engine) => {
-      const lex = loadLexical(storeOf(engine)!);
-      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py", "docs/guide.md"]);
-      expect(lex.search("cart")).toEqual(["shop/cart.ts"]);
-    });
-  });
-
   /** What a lexical index answers, by path (ids and segment order aside). */
   const answersOf = (lex: ReturnType<typeof loadLexical>) => {
     const byPath = (p: Postings) => Object.fromEntries([...p.ids].map((id, i) => [lex.pathOf(id), p.tfs[i]]));
@@ -163,7 +134,10 @@ describe("lexical index", () => {
       // A few rows a segment: each file in a segment of its own.
       await new LexicalBuilder(store, 3).write();
       expect(store.lexical.segments()).toHaveLength(4);
-      expect(answersOf(loadLexical(store))).toEqual(whole);
+      const lex = loadLexical(store);
+      expect(answersOf(lex)).toEqual(whole);
+      // Path hits before symbol hits, as in one segment: the file named retry, then the guide.
+      expect(lex.search("retry policy")).toEqual(["payments/retry.py", "docs/guide.md"]);
     } finally {
       await store.close();
     }
@@ -182,31 +156,20 @@ describe("lexical index", () => {
     });
   });
 
-  it("reads a snapshot written before segments (its keys bare, no manifest)", async () => {
+  it("answers from the journal alone when a first build was killed before its snapshot", async () => {
     repo = TempRepo.create(FILES);
-    let answers: unknown;
-    await withEngine((engine) => {
-      answers = answersOf(loadLexical(storeOf(engine)!));
-    });
-    // Rewrite the table as an index from before segments has it.
-    const env = open({ path: join(repo.root, ".contextsmith", "index.lmdb"), noSubdir: true, maxDbs: 32, compression: false });
+    const killed = runCli(["index", repo.root, "--no-git"], { env: { CTXSMITH_FAULT: "kill:lexical-write:1" } });
+    expect(killed.status, killed.stderr).toBeNull();
+    const store = IndexStore.openForRead(join(repo.root, ".contextsmith"))!;
     try {
-      const table = env.openDB<Buffer, string>("lexical", { encoding: "binary", ...COMPRESSED });
-      await table.transaction(() => {
-        for (const { key, value } of [...table.getRange()]) {
-          void table.remove(key);
-          const bare = key.replace(/^g\d+\.0:/, "");
-          if (bare !== "manifest") void table.put(bare, Buffer.from(value));
-        }
-      });
-      expect([...table.getKeys()]).toContain("bm25");
+      expect(store.lexical.segments()).toEqual([]);
+      expect(store.lexical.pendingCount()).toBe(4);
+      const lex = loadLexical(store);
+      expect(lex.bm25.docs).toBe(4);
+      expect([...lex.bm25.postings("gateway").ids].map((id) => lex.pathOf(id))).toEqual(["payments/card.py"]);
+      expect(lex.search("RetryPolicy", { field: "symbols" })).toEqual(["payments/retry.py", "docs/guide.md"]);
     } finally {
-      await env.close();
+      await store.close();
     }
-    await withEngine((engine) => {
-      const reader = storeOf(engine)!;
-      expect(reader.lexical.segments()).toHaveLength(1);
-      expect(answersOf(loadLexical(reader))).toEqual(answers);
-    });
   });
 });

@@ -26,7 +26,7 @@ const BM25_KEYS: Record<Bm25Part, string> = { body: "bm25", symbols: "bm25:symbo
 /** Which generation of segments is the snapshot, and how many: `{ generation, segments }`. */
 const MANIFEST_KEY = "manifest";
 
-/** The keys of segment `index` of `generation` start with this; a snapshot written before segments has them bare. */
+/** The keys of segment `index` of `generation` start with this. */
 function segmentPrefix(generation: number, index: number): string {
   return `${generationPrefix(generation)}${index}:`;
 }
@@ -44,7 +44,7 @@ function generationPrefix(generation: number): string {
  * memory is bounded by a segment, not by the repository. The last write of a snapshot puts its
  * last segment and the manifest that names the generation in one transaction, with the journal
  * emptied and every older key removed. Segments staged by a run that was killed are garbage
- * until the next snapshot, which removes them.
+ * until the next snapshot, which removes them (a run that staged one always writes its snapshot).
  */
 export class LexicalTables {
   readonly #snapshot: Database<Buffer, string>;
@@ -74,11 +74,10 @@ export class LexicalTables {
     return ids;
   }
 
-  /** The snapshot's segments (none written yet: one that reads as empty). */
+  /** The snapshot's segments (none before the first snapshot is written). */
   segments(): LexicalSegment[] {
     const manifest = this.#manifest();
-    // Written before segments: one, its keys bare.
-    if (!manifest) return [this.#segment("")];
+    if (!manifest) return [];
     return Array.from({ length: manifest.segments }, (_, i) => this.#segment(segmentPrefix(manifest.generation, i)));
   }
 
