@@ -17,7 +17,7 @@ import { acquireWriteLock, describeOwner } from "../runtime/lock.js";
 import { planRun, type Plan, type PlannedRead } from "./plan.js";
 import { createPool, type ParsePools } from "../runtime/pools.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask, type ParseResult, type ParseTask } from "./protocol.js";
-import { walk } from "./walk.js";
+import { walk, type WalkResult } from "./walk.js";
 
 /**
  * The indexing orchestrator: lock -> walk -> plan -> parse pool -> (lexical snapshot -> graph ‖
@@ -103,9 +103,14 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     store = opened.store;
     const warnings: string[] = [...preWarnings, ...(opened.reason ? [opened.reason] : [])];
 
-    const walked = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
-    emit({ stage: "walk", files: walked.files.length });
-    const plan = await time("plan", () => planRun(walked.files, store!.allStats(), walked.unreadable));
+    let walked: WalkResult | null = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
+    const { git: inGitTree, skipped: walkSkipped, unreadable } = walked;
+    const walkedFiles = walked.files.length;
+    emit({ stage: "walk", files: walkedFiles });
+    const plan = await time("plan", () => planRun(walked!.files, store!.allStats(), unreadable));
+    // The closure above keeps `walked` in this run's scope: its list of files goes now, not at the
+    // end (an object a file, beside the plan's own copies).
+    walked = null;
     emit({ stage: "plan", toRead: plan.read.length, unchanged: plan.unchanged, removed: plan.remove.length });
 
     // When this run will likely rewrite the lexical snapshot, build it as batches commit.
@@ -116,7 +121,7 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     // parse threads git and its worker only took turns with them.
     // (A cancelled parse threw above: a cancelled run never starts the worker, which cannot be stopped.)
     let historyDone = true;
-    if (config.git && walked.git) {
+    if (config.git && inGitTree) {
       historyDone = false;
       history = startHistory(config, store).finally(() => {
         historyDone = true;
@@ -176,17 +181,17 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     }
     warnings.push(...counts.warnings, ...(git?.warnings ?? []));
     const meta = store.meta();
-    const skipped = { ...walked.skipped };
+    const skipped = { ...walkSkipped };
     if (plan.kept > 0) {
       skipped.unreadable = (skipped.unreadable ?? 0) + plan.kept;
-      warnings.push(`${plan.kept} indexed files could not be looked at (no permission: ${walked.unreadable.slice(0, 3).join(", ")}${walked.unreadable.length > 3 ? ", …" : ""}); kept as they were`);
+      warnings.push(`${plan.kept} indexed files could not be looked at (no permission: ${unreadable.slice(0, 3).join(", ")}${unreadable.length > 3 ? ", …" : ""}); kept as they were`);
     }
     for (const [reason, n] of Object.entries(counts.skipped)) skipped[reason as SkipReason] = (skipped[reason as SkipReason] ?? 0) + n;
     emit({ stage: "done", ms });
     return {
       root: config.root,
       files: {
-        seen: walked.files.length + Object.values(walked.skipped).reduce((a, b) => a + b, 0),
+        seen: walkedFiles + Object.values(walkSkipped).reduce((a, b) => a + b, 0),
         parsed: counts.parsed,
         unchanged: plan.unchanged + counts.touched,
         touched: counts.touched,

@@ -113,12 +113,18 @@ async function gitListFiles(root: string): Promise<string[] | null> {
     reject: false,
     stripFinalNewline: false,
     maxBuffer: 1024 * 1024 * 1024,
-    encoding: "utf8",
+    encoding: "buffer",
   });
   if (result.exitCode !== 0) return null;
+  // Each path decoded on its own: split from the decoded output, every path would be a view that
+  // keeps all of it alive for the run, in two bytes a character wherever one path is not ASCII
+  // (22 MB at 108,000 files, where the paths alone take 10).
+  const out = Buffer.from(result.stdout.buffer, result.stdout.byteOffset, result.stdout.byteLength);
   const seen = new Set<string>();
-  for (const entry of result.stdout.split("\0")) {
-    if (!entry) continue;
+  for (let start = 0, end = out.indexOf(0); start < out.length; start = end + 1, end = out.indexOf(0, start)) {
+    if (end < 0) end = out.length;
+    if (end === start) continue;
+    const entry = out.toString("utf8", start, end);
     if (top && !entry.startsWith(top)) continue;
     seen.add(top ? entry.slice(top.length) : entry); // a file both staged and unmerged is listed twice
   }
