@@ -189,10 +189,13 @@ export class LexicalBuilder {
   /** Completes the snapshot from the store and makes it the index's, clearing the journal, in one transaction. */
   async write(): Promise<void> {
     const { store } = this;
-    // Listed first: segments are written between the reads, and no read may span a write.
-    const unseen = [...store.allFiles()].filter((file) => !file.skipped && !this.#seen.has(file.id));
-    for (const file of unseen) {
-      this.add(file, storedInput(store, file.path));
+    // Listed first (by path: a record each would be a list as long as the repository): segments
+    // are written between the reads, and no read may span a write.
+    const unseen = [...store.allFiles()].flatMap((file) => (file.skipped || this.#seen.has(file.id) ? [] : [file.path]));
+    for (const path of unseen) {
+      const file = store.file(path);
+      if (!file) continue;
+      this.add(file, storedInput(store, path));
       await this.flush();
     }
     // The last segment, unless the last flush left it empty (a snapshot of no files still has one).
