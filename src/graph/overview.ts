@@ -22,10 +22,10 @@ export function overview(store: IndexStore, root: string, resolvedCalls: number,
     lines += file.lines;
     languages.set(key, entry);
   }
-  const pagerank = store.graph.pageRank() ?? {};
-  const central = Object.entries(pagerank)
-    .filter(([path]) => store.file(path) !== undefined)
-    .map(([path, score]) => ({ path, score: Number(score.toPrecision(4)) }))
+  const ranked = store.graph.ranked() ?? { paths: [], scores: [] };
+  const central = ranked.paths
+    .map((path, i) => ({ path, score: Number(ranked.scores[i]!.toPrecision(4)) }))
+    .filter(({ path }) => store.file(path) !== undefined)
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
     .slice(0, top);
   const hot: Array<{ path: string; commits: number }> = [];

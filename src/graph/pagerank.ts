@@ -95,3 +95,9 @@ class EdgeList {
     this.share[this.length++] = share;
   }
 }
+
+/** Scores best first, ties by path: what the centrality signal and the overview read from the top. */
+export function bestFirst(ranks: ReadonlyMap<string, number>): { paths: string[]; scores: number[] } {
+  const order = [...ranks].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { paths: order.map(([path]) => path), scores: order.map(([, score]) => score) };
+}

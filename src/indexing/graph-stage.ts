@@ -7,7 +7,7 @@ import { encodeGraph } from "../graph/codec.js";
 import { includeDirsOf, isBuildFile } from "../graph/include-dirs.js";
 import { dirOf, fileModuleKeys, INCLUDE_KEY, ModuleResolver, PACKAGE_KEY, SWIFT_TARGETS_KEY, type RepoLayout, type SwiftModule } from "../graph/modules.js";
 import { isSwiftManifest, swiftTargetsOf } from "../graph/swift-targets.js";
-import { pageRank } from "../graph/pagerank.js";
+import { bestFirst, pageRank } from "../graph/pagerank.js";
 import { Resolver, type ResolveSource } from "../graph/resolve.js";
 import { collectGarbage } from "../runtime/gc.js";
 import type { IndexStore } from "../store/store.js";
@@ -108,7 +108,7 @@ export async function updateGraph(store: IndexStore, root: string, options: Grap
   }
   await committing;
   // PageRank only moves when the file graph does (a body edit usually leaves it as it was).
-  const ranks = store.graph.ranksDue() ? Object.fromEntries(pageRank(store.graph.allLinks())) : null;
+  const ranks = store.graph.ranksDue() ? bestFirst(pageRank(store.graph.allLinks())) : null;
   await store.transaction(() => store.graph.finish(ranks), "graph-finish");
   return { changed: changed.length, resolved };
 }

@@ -3,7 +3,7 @@ import type { ParsedFile, SymbolInfo } from "../core/types.js";
 import { decodeRenames, loadHistoryIndex, type HistoryIndex } from "../store/history-index.js";
 import { loadLexical, type LexicalIndex } from "../store/lexical.js";
 import type { IndexStore } from "../store/store.js";
-import type { IndexPart } from "../store/types.js";
+import type { IndexPart, RankedFiles } from "../store/types.js";
 import { semanticReady } from "../store/semantic-state.js";
 import { openVectorSearch, type VectorSearch } from "../store/vector-index.js";
 import { matchScore, type TermWeights } from "./pack/candidates.js";
@@ -21,6 +21,7 @@ import type { ContextResult, RankResult, RankedFile, SearchHit, SignalName, Sign
 /** Parse results and file texts kept per searcher (oldest dropped first). */
 const CACHE_FILES = 512;
 const NO_LINKS: ReadonlyMap<string, number> = new Map();
+const NO_RANKS: RankedFiles = { paths: [], scores: [] };
 
 /** `cache.get(key)`, computed and kept on a miss; the oldest entry goes when the cache is full. */
 function bounded<V>(cache: Map<string, V>, key: string, compute: () => V): V {
@@ -59,6 +60,8 @@ export class Searcher {
   /** The code graph's file links both ways, loaded on first use. */
   #vectors: VectorSearch | null | undefined;
   #links: { from: Map<string, Map<string, number>>; to: Map<string, Map<string, number>> } | undefined;
+  /** PageRank, best first, as stored. */
+  #ranked: RankedFiles | undefined;
   readonly #parsed = new Map<string, ParsedFile | undefined>();
   readonly #symbols = new Map<string, SymbolInfo[] | undefined>();
   readonly #texts = new Map<string, FileText | null>();
@@ -96,7 +99,10 @@ export class Searcher {
       this.#renamed = undefined;
       this.#lastTask = undefined;
     }
-    if (parts.has("graph")) this.#links = undefined;
+    if (parts.has("graph")) {
+      this.#links = undefined;
+      this.#ranked = undefined;
+    }
     if (parts.has("vectors")) this.#vectors = undefined;
   }
 
@@ -164,6 +170,7 @@ export class Searcher {
       task: this.task(text), config, store: this.#store, lexical, history: this.#historyIndex(), paths: this.#pathIndex(), taskVector,
       symbols: (path) => this.#symbolsOf(path), parsed: (path) => this.#parse(path), vectors: () => this.#vectorSearch(),
       linksFrom: (path) => this.#fileLinks().from.get(path) ?? NO_LINKS, linksTo: (path) => this.#fileLinks().to.get(path) ?? NO_LINKS,
+      ranked: () => (this.#ranked ??= this.#store.graph.ranked() ?? NO_RANKS),
     };
   }
 

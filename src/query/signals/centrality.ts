@@ -1,6 +1,6 @@
 import type { SignalResult } from "../types.js";
 import type { SignalContext } from "./context.js";
-import { signalResult } from "./result.js";
+import { signalResult, type PendingHit } from "./result.js";
 
 /**
  * Centrality (a prior, the same for every task): files by PageRank over the code graph's imports
@@ -8,9 +8,13 @@ import { signalResult } from "./result.js";
  * general words often land — rank first.
  */
 export function centralitySignal(ctx: SignalContext): SignalResult {
-  const pagerank = ctx.store.graph.pageRank() ?? {};
-  const hits = Object.entries(pagerank)
-    .filter(([path]) => ctx.paths.has(path))
-    .map(([path, score]) => ({ path, score, evidence: () => `PageRank ${score.toPrecision(3)}` }));
+  const { paths, scores } = ctx.ranked();
+  // Best first already: the first files the index has are the signal's.
+  const hits: PendingHit[] = [];
+  for (let i = 0; i < paths.length && hits.length < ctx.config.signalDepth; i++) {
+    const path = paths[i]!;
+    const score = scores[i]!;
+    if (ctx.paths.has(path)) hits.push({ path, score, evidence: () => `PageRank ${score.toPrecision(3)}` });
+  }
   return signalResult("centrality", hits, ctx.config.signalDepth);
 }

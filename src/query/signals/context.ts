@@ -4,6 +4,7 @@ import type { LexicalIndex } from "../../store/lexical.js";
 import type { IndexStore } from "../../store/store.js";
 import type { VectorSearch } from "../../store/vector-index.js";
 import type { PathIndex } from "../../store/path-index.js";
+import type { RankedFiles } from "../../store/types.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { TaskQuery } from "../types.js";
 
@@ -26,6 +27,8 @@ export interface SignalContext {
   linksFrom(path: string): ReadonlyMap<string, number>;
   /** Files that import or call into a file, with weights (memoised reverse of `linksFrom`). */
   linksTo(path: string): ReadonlyMap<string, number>;
+  /** Every file's PageRank, best first (memoised; empty before the first graph build). */
+  ranked(): RankedFiles;
   /** The task's vector in the index's vector space, or null when the semantic signal cannot run. */
   readonly taskVector: Float32Array | null;
   /** kNN over the index's symbol-summary vectors (loaded once), or null when it has none. */

@@ -1,5 +1,5 @@
 import type { Database, RootDatabase } from "lmdb";
-import type { DefinedShape, FileLinks, StoredFileGraph } from "../types.js";
+import type { DefinedShape, FileLinks, RankedFiles, StoredFileGraph } from "../types.js";
 import { COMPRESSED, type WriteScope } from "./scope.js";
 
 /** Why a file is in the graph journal: its content changed, or something its resolution read did. */
@@ -31,8 +31,8 @@ export class GraphTables {
   readonly #defined: Database<DefinedShape, string>;
   readonly #links: Database<FileLinks, string>;
   readonly #journal: Database<GraphJournalState, string>;
-  /** PageRank per file (key `pagerank`), and a marker while it is due (key `pagerank-due`). */
-  readonly #meta: Database<Record<string, number>, string>;
+  /** PageRank, best first (key `ranked`), and a marker while it is due (key `pagerank-due`). */
+  readonly #meta: Database<RankedFiles | Record<string, never>, string>;
 
   constructor(env: RootDatabase, private readonly scope: WriteScope) {
     this.#graph = env.openDB("graph", COMPRESSED);
@@ -115,13 +115,14 @@ export class GraphTables {
     for (const { key, value } of this.#links.getRange()) yield [key, value];
   }
 
-  pageRank(): Record<string, number> | undefined {
-    return this.#meta.get("pagerank");
+  /** Every file's PageRank, best first; undefined before the first graph build. */
+  ranked(): RankedFiles | undefined {
+    return this.#meta.get(RANKED) as RankedFiles | undefined;
   }
 
   /** Whether PageRank is out of date: the file graph changed since it was computed, or it never was. */
   ranksDue(): boolean {
-    return this.#meta.get(RANKS_DUE) !== undefined || this.#meta.get("pagerank") === undefined;
+    return this.#meta.doesExist(RANKS_DUE) || !this.#meta.doesExist(RANKED);
   }
 
   // Writing (inside a transaction).
@@ -193,14 +194,14 @@ export class GraphTables {
 
   /** The file graph moved: PageRank is due, in the same commit (a run killed before it computes them knows). */
   #ranksMoved(): void {
-    if (this.#meta.get(RANKS_DUE) === undefined) void this.#meta.put(RANKS_DUE, {});
+    if (!this.#meta.doesExist(RANKS_DUE)) void this.#meta.put(RANKS_DUE, {});
   }
 
   /** Ends an update: the new PageRank when it was due, and the part's version. */
-  finish(pageRank: Record<string, number> | null): void {
+  finish(ranked: RankedFiles | null): void {
     this.scope.check();
-    if (pageRank) {
-      void this.#meta.put("pagerank", pageRank);
+    if (ranked) {
+      void this.#meta.put(RANKED, ranked);
       void this.#meta.remove(RANKS_DUE);
     }
     this.scope.updateMeta((meta) => {
@@ -211,6 +212,8 @@ export class GraphTables {
 
 /** The `graph-meta` key present while PageRank is out of date. */
 const RANKS_DUE = "pagerank-due";
+/** The `graph-meta` key of {@link RankedFiles}. */
+const RANKED = "ranked";
 
 /** The second parts of the `[first, second]` keys whose first part is `first`. */
 function paired(table: Database<true, [string, string]>, first: string): string[] {
