@@ -215,8 +215,8 @@ export class LexicalBuilder {
 }
 
 /**
- * Loads the snapshot and replays the journal over it. Each half loads on first use: a caller that
- * only scores with BM25 never parses the FlexSearch export, and the other way round.
+ * Loads the snapshot and replays the journal over it. Each part is parsed on first use: a caller
+ * that only scores with BM25 never parses the FlexSearch export, and the other way round.
  */
 export function loadLexical(store: IndexStore): LexicalIndex {
   // The journal: files changed since the snapshot. The snapshot may hold an older version of each
@@ -230,13 +230,21 @@ export function loadLexical(store: IndexStore): LexicalIndex {
   const paths = store.lexical.ids();
 
   const segments = store.lexical.segments();
+  // The statistics' bytes are read now, with the journal and the ids above (parsed on first use): a
+  // writer that makes a new snapshot meanwhile removes these segments' keys, and a later read would
+  // find nothing. A query reads all three anyway. FlexSearch's export, which no ranking reads, waits.
+  const stored: Record<Bm25Part, Array<Buffer | undefined>> = {
+    body: segments.map((segment) => segment.bm25("body")),
+    symbols: segments.map((segment) => segment.bm25("symbols")),
+    names: segments.map((segment) => segment.bm25("names")),
+  };
 
   let bm25: Bm25Stats | undefined;
   let symbols: Bm25Stats | undefined;
   let names: Bm25Stats | undefined;
   let docs: Array<Document<LexicalDoc>> | undefined;
   const loadBm25 = (part: Bm25Part, add: (overlay: Bm25Builder, id: number, input: LexicalInput) => void): Bm25Stats => {
-    const parts = segments.map((segment) => Bm25Snapshot.parse(segment.bm25(part)));
+    const parts = stored[part].map((bytes) => Bm25Snapshot.parse(bytes));
     const base = parts.length === 1 ? parts[0]! : new SegmentedBm25(parts);
     const overlay = new Bm25Builder();
     const stale = new Set<number>();

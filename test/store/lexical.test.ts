@@ -156,6 +156,26 @@ describe("lexical index", () => {
     });
   });
 
+  it("keeps answering from the snapshot it loaded when a writer replaces it meanwhile", async () => {
+    repo = TempRepo.create(FILES);
+    await withEngine(() => undefined);
+    const dir = join(repo.root, ".contextsmith");
+    const reader = IndexStore.openForRead(dir)!;
+    const { store: writer } = await IndexStore.openForWrite(dir);
+    try {
+      const lex = loadLexical(reader);
+      // A new snapshot, in other segments: the keys the reader's snapshot had are gone.
+      await new LexicalBuilder(writer, 3).write();
+      expect(reader.lexical.segments()).toHaveLength(4);
+      expect(lex.bm25.docs).toBe(4);
+      expect(lex.bm25.df("card")).toBe(2);
+      expect([...lex.names.postings("RetryPolicy").ids].map((id) => lex.pathOf(id))).toEqual(["payments/retry.py"]);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
   it("answers from the journal alone when a first build was killed before its snapshot", async () => {
     repo = TempRepo.create(FILES);
     const killed = runCli(["index", repo.root, "--no-git"], { env: { CTXSMITH_FAULT: "kill:lexical-write:1" } });
