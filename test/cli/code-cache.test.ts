@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,6 +54,30 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
     expect(second.out).toBe(first.out);
     // A hit writes nothing.
     expect(statSync(join(cache, "v8", files()[0]!)).mtimeMs).toBe(written);
+  });
+
+  it("looks at a cache it took again once it is ten minutes old: written again when the run compiled more, else only marked", () => {
+    // A function that only some runs call: a cache written by a run that did not lacks it.
+    const body = Array.from({ length: 200 }, (_, i) => `  total += (x * ${i}) % ${i + 7};`).join("\n");
+    writeFileSync(bundle, `${BUNDLE}\nfunction extra(x) {\n  let total = 0;\n${body}\n  return total;\n}\nif (process.env.EXTRA) extra(3);\n`);
+    expect(run(cache).use).toBe("miss");
+    const path = join(cache, "v8", files()[0]!);
+    const small = statSync(path).size;
+    const old = new Date(Date.now() - 11 * 60 * 1000);
+    // A run with nothing more to keep: the cache is only marked as looked at.
+    utimesSync(path, old, old);
+    expect(run(cache).use).toBe("hit");
+    expect(statSync(path).mtimeMs).toBeGreaterThan(old.getTime() + 60_000);
+    expect(statSync(path).size).toBe(small);
+    // Not old: a run that compiles more writes nothing yet.
+    expect(run(cache, bundle, { EXTRA: "1" }).use).toBe("hit");
+    expect(statSync(path).size).toBe(small);
+    // Old, and the run compiled more: written again, with what it had and what it added.
+    utimesSync(path, old, old);
+    expect(run(cache, bundle, { EXTRA: "1" }).use).toBe("hit");
+    expect(statSync(path).size).toBeGreaterThan(small);
+    expect(run(cache).use).toBe("hit");
+    expect(files()).toHaveLength(1);
   });
 
   it("keeps a cache per variant (a command), and a new build's replaces every variant of the old build", () => {
