@@ -36,13 +36,12 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     file, kind, symbol, ranges, value, chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
   });
 
-  // A small file is shown whole, unless the whole of it cannot fit the budget (`maxChars`): then it
-  // is cut into pieces like a big one, and an unparsed one shows its head.
-  const whole = n <= config.wholeFileLines && rangeChars(file, 1, n) <= maxChars;
-  if (!symbols || whole) {
-    // A small file is worth what all its code is worth; of a big unparsed file, the head is shown.
-    return [candidate("file", null, [[1, whole ? n : Math.min(n, HEAD_LINES)]], weight * (whole ? 1 + config.outlineValue : config.outlineValue))];
-  }
+  // A small file is shown whole, worth what all its code is worth, unless the whole of it cannot
+  // fit the budget (`maxChars`): then it is cut into pieces like a big one, and of a file without a
+  // parse result the head is shown.
+  const whole = n <= config.wholeFileLines ? candidate("file", null, [[1, n]], weight * (1 + config.outlineValue)) : null;
+  if (whole && whole.chars <= maxChars) return [whole];
+  if (!symbols) return [candidate("file", null, [[1, Math.min(n, HEAD_LINES)]], weight * config.outlineValue)];
   const out: Candidate[] = [];
   const topLevel = symbols.filter((s) => s.parent === -1);
   if (topLevel.length > 0) out.push(candidate("file-outline", null, headRanges(topLevel, file.lines), weight * config.outlineValue));
