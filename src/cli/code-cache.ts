@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { readFileSync, statSync, utimesSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
@@ -28,8 +27,9 @@ const REFRESH_MS = 10 * 60 * 1000;
  * start from it. Each `variant` (the CLI's command) has a cache of its own: a cache holds what the
  * run that wrote it compiled, and `index` runs other functions than `context`.
  *
- * The cache file is named by the bundle's path, a hash of its bytes and V8's version tag, so a new
- * build or another Node never meets an old cache (and a new build's caches replace its old ones);
+ * The cache file is named by the bundle's path, its file's identity ({@link buildKey}) and V8's
+ * version tag, so a new build or another Node never meets an old cache (and a new build's caches
+ * replace its old ones);
  * V8 also refuses a cache that does not fit itself (the run then compiles afresh and writes a new
  * one). A cache folder that cannot be written, or a cache that cannot be read, costs nothing but
  * the speed (`core/cache-file.ts`).
@@ -38,12 +38,12 @@ const REFRESH_MS = 10 * 60 * 1000;
  * @param variant what the run does, when runs differ in what they compile (letters, digits, `-`)
  */
 export function runBundle(file: string, cacheDir: string | null, variant = "default"): CodeCacheUse {
-  const source = readFileSync(file, "utf8");
+  const { source, key } = readBundle(file);
   // Named by where the bundle is and what it is (a new build replaces its own caches, not another
   // install's), by V8 (its version, flags and the CPU's features: two Node versions or two sets of
   // flags keep a cache each), and by the variant.
   const prefix = `${basename(file)}-${pathKey(file)}-`;
-  const build = `${prefix}${sourceKey(source)}-`;
+  const build = `${prefix}${key}-`;
   const tag = cachedDataVersionTag();
   const cachePath = cacheDir === null ? null : join(cacheDir, "v8", `${build}${tag.toString(16)}-${variant.replace(/[^a-z0-9-]/gi, "_")}.bin`);
   const cachedData = cachePath === null ? undefined : readCacheFile(cachePath);
@@ -87,6 +87,20 @@ function modifiedAt(path: string): number {
   }
 }
 
-function sourceKey(source: string): string {
-  return createHash("sha256").update(source).digest("hex").slice(0, 24);
+/**
+ * The bundle's text, and what tells this build of it from another: its file (device and inode),
+ * size, and times of change to the nanosecond. Writing a file sets its change time (ctime), which
+ * no tool can set back, so a rebuilt or rewritten bundle, or a new install (npm gives every file the
+ * same modification time), is never taken for the one a cache was compiled from; a hard link made
+ * to it costs one compile. Hashing its bytes instead cost every start 6 ms. Read from one open file,
+ * the times before the text: a write while it is read leaves a key no later run has.
+ */
+function readBundle(file: string): { source: string; key: string } {
+  const fd = openSync(file, "r");
+  try {
+    const { dev, ino, size, mtimeNs, ctimeNs } = fstatSync(fd, { bigint: true });
+    return { source: readFileSync(fd, "utf8"), key: [dev, ino, size, mtimeNs, ctimeNs].map((n) => n.toString(36)).join(".") };
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -9,7 +9,7 @@ import type { FileUpdate } from "../store/types.js";
 import { modelName } from "../store/semantic-state.js";
 import { VectorCache } from "../store/vector-cache.js";
 import { updateEmbeddings } from "./embed-stage.js";
-import { gitHead } from "./git/log.js";
+import { gitHead } from "./git/head.js";
 import { historyCurrent } from "./git/history.js";
 import { updateGraph } from "./graph-stage.js";
 import { collectGarbage } from "../runtime/gc.js";
@@ -417,7 +417,7 @@ async function embedStage(
 }
 
 async function startHistory(config: Config, store: IndexStore): Promise<GitResult> {
-  // The common no-change case costs one `git rev-parse`, never a worker start.
+  // The common no-change case reads HEAD from git's files (see gitHead), never a worker start.
   const head = await gitHead(config.root);
   if (historyCurrent(store, head)) return { head, commitsRead: 0, rebuilt: false, warnings: [], ms: 0 };
   const pool = await createPool("git-log", 1);

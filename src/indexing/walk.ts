@@ -101,21 +101,19 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
   return { files, skipped, git: listed !== null, unreadable };
 }
 
-/** `git ls-files` of the work tree, or null when the root is not inside one (or git is absent). */
+/**
+ * `git ls-files` of the work tree under `root`, or null when the root is not inside one (git then
+ * fails) or git is absent. Paths are relative to the root, which may be a subfolder of the work tree.
+ */
 async function gitListFiles(root: string): Promise<string[] | null> {
-  const probe = await execa("git", ["rev-parse", "--is-inside-work-tree", "--show-prefix"], { cwd: root, reject: false });
-  const [inside, prefix = ""] = probe.stdout.split("\n");
-  if (probe.exitCode !== 0 || inside !== "true") return null;
-  // --full-name gives paths from the top of the work tree; the root may be a subfolder of it.
-  const top = prefix.trim();
-  const result = await execa("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--full-name", "."], {
+  const result = await execa("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "."], {
     cwd: root,
     reject: false,
     stripFinalNewline: false,
     maxBuffer: 1024 * 1024 * 1024,
     encoding: "buffer",
   });
-  if (result.exitCode !== 0) return null;
+  if (result.failed || result.exitCode !== 0) return null;
   // Each path decoded on its own: split from the decoded output, every path would be a view that
   // keeps all of it alive for the run, in two bytes a character wherever one path is not ASCII
   // (22 MB at 108,000 files, where the paths alone take 10).
@@ -124,9 +122,7 @@ async function gitListFiles(root: string): Promise<string[] | null> {
   for (let start = 0, end = out.indexOf(0); start < out.length; start = end + 1, end = out.indexOf(0, start)) {
     if (end < 0) end = out.length;
     if (end === start) continue;
-    const entry = out.toString("utf8", start, end);
-    if (top && !entry.startsWith(top)) continue;
-    seen.add(top ? entry.slice(top.length) : entry); // a file both staged and unmerged is listed twice
+    seen.add(out.toString("utf8", start, end)); // a file both staged and unmerged is listed twice
   }
   return [...seen];
 }

@@ -28,19 +28,22 @@ function fingerprint(dataFile: string): string | null {
 }
 
 /** Whether the data file is as the last writer to finish left it. */
-export function isSealed(dataFile: string): boolean {
+export function isSealed(dataFile: string, print = fingerprint(dataFile)): boolean {
   try {
-    return readFileSync(join(dirname(dataFile), SEAL_FILE), "utf8") === fingerprint(dataFile);
+    return readFileSync(join(dirname(dataFile), SEAL_FILE), "utf8") === print;
   } catch {
     return false;
   }
 }
 
-/** Seals the data file as it is now (the caller holds the write lock and has closed its store). */
+/**
+ * Seals the data file as it is now (the caller holds the write lock and has closed its store). A
+ * seal that already says so is left as it is: a run that wrote nothing (no change) writes no file.
+ */
 export function seal(dataFile: string): void {
   const print = fingerprint(dataFile);
   try {
-    if (print) writeFileSync(join(dirname(dataFile), SEAL_FILE), print);
+    if (print && !isSealed(dataFile, print)) writeFileSync(join(dirname(dataFile), SEAL_FILE), print);
   } catch {
     // A read-only folder: the next writer checks the file again.
   }

@@ -46,7 +46,7 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
     expect(JSON.parse(first.out)).toEqual({ file: bundle, dir: join(dir, "dist"), dep: 42, isExports: true, later: "function" });
     expect(first.use).toBe("miss");
     expect(files()).toHaveLength(1);
-    expect(files()[0]).toMatch(/^bundle\.cjs-[0-9a-f]{8}-[0-9a-f]{24}-[0-9a-f]+-default\.bin$/);
+    expect(files()[0]).toMatch(/^bundle\.cjs-[0-9a-f]{8}-[0-9a-z.]+-[0-9a-f]+-default\.bin$/);
     const written = statSync(join(cache, "v8", files()[0]!)).mtimeMs;
 
     const second = run(cache);
@@ -100,6 +100,18 @@ describe("runBundle (V8's code cache for the CLI's bundle)", () => {
     expect(JSON.parse(r.out).dep).toBe(43);
     expect(files()).toHaveLength(1);
     expect(files()).not.toEqual(old);
+  });
+
+  it("takes a bundle rewritten in place with as many bytes for a new build (the cache is named by the file's times, not its bytes)", () => {
+    writeFileSync(bundle, `${BUNDLE}\nprocess.stderr.write("built A");\n`);
+    expect(run(cache).use).toBe("miss");
+    expect(run(cache).stderr).toContain("built A");
+    writeFileSync(bundle, `${BUNDLE}\nprocess.stderr.write("built B");\n`);
+    const r = run(cache);
+    expect(r.use).toBe("miss");
+    expect(r.stderr).toContain("built B");
+    expect(files()).toHaveLength(1);
+    expect(run(cache).use).toBe("hit");
   });
 
   it("keeps the caches of the same bundle installed in two places apart", () => {

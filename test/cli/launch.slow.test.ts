@@ -27,7 +27,7 @@ describe("ctxsmith (the installed command) and V8's code cache", () => {
     // Indexing collects garbage on purpose (--expose-gc, turned off again): its cache is one the next run takes.
     const index = runCli(["index", repo.root], { env });
     expect(index.status, index.stderr).toBe(0);
-    expect(readdirSync(join(cache, "v8"))).toEqual([expect.stringMatching(/^ctxsmith-cli\.cjs-[0-9a-f]{8}-[0-9a-f]{24}-[0-9a-f]+-index\.bin$/)]);
+    expect(readdirSync(join(cache, "v8"))).toEqual([expect.stringMatching(/^ctxsmith-cli\.cjs-[0-9a-f]{8}-[0-9a-z.]+-[0-9a-f]+-index\.bin$/)]);
 
     // A failed run writes nothing.
     const failed = runCli(["context", "charge the card", "--path", join(repo.root, "no-such-folder")], { env });

@@ -3,7 +3,8 @@ import { isReleaseNotesPath } from "../../core/languages.js";
 import { buildHistoryIndex, decodeRecent, decodeRenames, encodeRecent, encodeRenames, RECENT_COMMITS } from "../../store/history-index.js";
 import type { IndexStore } from "../../store/store.js";
 import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
-import { gitHead, isAncestor, isPartialClone, logCommits, shallowBoundary, treeFiles, type LoggedCommit } from "./log.js";
+import { gitHead } from "./head.js";
+import { isAncestor, isPartialClone, logCommits, shallowBoundary, treeFiles, type LoggedCommit } from "./log.js";
 import { ContextSmithError } from "../../core/errors.js";
 
 /** Longest commit message kept (the subject and the start of the body carry the signal). */

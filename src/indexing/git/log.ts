@@ -29,12 +29,6 @@ export interface LogOptions {
 const RS = "\x1e";
 const US = "\x1f";
 
-/** HEAD's commit, or null outside a repository or before the first commit. */
-export async function gitHead(root: string): Promise<string | null> {
-  const r = await execa("git", ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root, reject: false });
-  return r.exitCode === 0 ? r.stdout.trim() : null;
-}
-
 /** Paths of the files in `head`'s tree, relative to `root`. */
 export async function treeFiles(root: string, head: string): Promise<Set<string>> {
   const r = await execa("git", ["ls-tree", "-r", "--name-only", "-z", head], { cwd: root, maxBuffer: 1024 * 1024 * 1024 });
