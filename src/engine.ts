@@ -8,7 +8,7 @@ import type { IndexStats, Language, RunOptions, SymbolInfo } from "./core/types.
 import { apiCallersOf, apiHandlersOf, impactSites, type HopSite } from "./graph/api-hops.js";
 import { linkApi, type ApiCall, type ApiMap, type ApiRoute } from "./graph/api-links.js";
 import { withApiNeighbours } from "./query/pack/api-neighbours.js";
-import { repositoryApi } from "./graph/api-map.js";
+import { repositoryApi, servesRoutes } from "./graph/api-map.js";
 import { CodeGraph } from "./graph/code-graph.js";
 import { overview } from "./graph/overview.js";
 import type { ApiHop, CallsResult, ImpactResult, OverviewResult, RelatedResult, SymbolLookup } from "./graph/types.js";
@@ -68,6 +68,8 @@ interface Derived {
   searcher: Searcher;
   graph: CodeGraph | null;
   api: { routes: ApiRoute[]; calls: ApiCall[] } | null;
+  /** Whether a file may serve a route (see {@link servesRoutes}). */
+  servesRoutes: boolean | null;
 }
 
 /** Options of the graph queries (`callers`, `callees`, `impact`). */
@@ -245,7 +247,7 @@ export class Engine {
       // Ranking is synchronous: a signal that came meanwhile is heard now, before the packing.
       throwIfAborted(options.signal);
       // A task about one side of an HTTP contract sees the other (a monorepo's client and server).
-      const map = await this.apiMap({ refresh: false });
+      const map = await this.#ownApiLinks();
       const name = basename(this.config.root);
       const linked = (entries: PackEntry[], source: PackSource) => withApiNeighbours(pinnedEntries(entries, options.pinned), map, (repo) => (repo === name ? source : undefined), name);
       const repack = (room: number) => searcher.packRanked(task, ranked, room, counter, config, linked);
@@ -322,11 +324,20 @@ export class Engine {
 
   async #withApi<T extends { api?: ApiHop[] }>(result: T, sites: ReadonlyArray<{ path: string; startLine: number; endLine: number }>, hops: (map: ApiMap, sites: readonly HopSite[]) => ApiHop[], options: GraphQueryOptions): Promise<T> {
     if (options.api === false || sites.length === 0) return result;
-    const map = await this.apiMap({ ...options, refresh: false });
+    const map = await this.#ownApiLinks(options);
     if (map.calls.length === 0) return result;
     const repo = basename(this.config.root);
     const found = hops(map, sites.map((s) => ({ repo, path: s.path, startLine: s.startLine, endLine: s.endLine })));
     return found.length > 0 ? { ...result, api: found } : result;
+  }
+
+  /** {@link Engine.apiMap} for following links within the repository; empty, and not made, where no file serves a route (nothing links). */
+  async #ownApiLinks(options: QueryOptions = {}): Promise<ApiMap> {
+    const serves = await this.#query(async () => {
+      const { store, derived } = await this.#fresh({ ...options, refresh: false });
+      return (derived.servesRoutes ??= servesRoutes(store));
+    }, { ...options, refresh: false });
+    return serves ? this.apiMap({ ...options, refresh: false }) : { routes: [], calls: [] };
   }
 
   /** The API contract map within this repository (a monorepo's client and server): {@link Engine.api} linked, the repository named by its folder. */
@@ -497,7 +508,7 @@ export class Engine {
     const meta = store.meta();
     const derived = this.#derived;
     if (!derived || derived.store !== store || derived.createdAt !== meta.createdAt) {
-      this.#derived = { store, createdAt: meta.createdAt, versions: meta.versions, searcher: new Searcher(store, this.config.root, this.ranking), graph: null, api: null };
+      this.#derived = { store, createdAt: meta.createdAt, versions: meta.versions, searcher: new Searcher(store, this.config.root, this.ranking), graph: null, api: null, servesRoutes: null };
     } else {
       const changed = new Set((Object.keys(meta.versions) as IndexPart[]).filter((part) => meta.versions[part] !== derived.versions[part]));
       if (changed.size > 0) {
@@ -505,7 +516,10 @@ export class Engine {
         // The graph's symbol lookup reads the files' symbols too.
         if (changed.has("graph") || changed.has("files")) derived.graph = null;
         // The API map reads the files' parse (its HTTP facts and symbols).
-        if (changed.has("files")) derived.api = null;
+        if (changed.has("files")) {
+          derived.api = null;
+          derived.servesRoutes = null;
+        }
         derived.versions = meta.versions;
       }
     }

@@ -207,6 +207,17 @@ function symbolNamed(symbols: readonly SymbolInfo[], qualified: string, name: st
   return symbols.find((s) => s.qualifiedName === qualified) ?? symbols.find((s) => s.name === name && s.parent === -1) ?? symbols.find((s) => s.name === name && s.kind !== "class");
 }
 
+/**
+ * Whether a file of the repository may serve a route: a route among its HTTP facts, or a Next.js
+ * route file. Without one, no request of the repository reaches code of its own, and linking within
+ * it needs no map: {@link repositoryApi} resolves every request through the imports of all files
+ * (20 ms of a one-shot `context` on sympy, which makes two requests and serves nothing).
+ */
+export function servesRoutes(store: IndexStore): boolean {
+  for (const path of store.allPaths()) if (NEXT_FILE.test(path)) return true;
+  return store.parse.apiPaths().some((path) => (store.parse.api(path)?.facts.routes.length ?? 0) > 0);
+}
+
 /** Next.js: files under `pages/api/`, and the App Router's `route.ts` files under `app/`, by their paths. */
 const NEXT_FILE = /(^|\/)(pages\/api\/.+|app\/(.+\/)?route)\.(js|jsx|ts|tsx|mjs)$/;
 
