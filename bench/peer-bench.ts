@@ -5,7 +5,12 @@
  * installed into a scratch folder outside this project's dependencies (from the npm registry).
  *
  *   npm run build
- *   node dist/bench/peer-bench.js --repo /path/to/checkout [--runs 5] [--peer-dir /tmp/peer] [--out FILE]
+ *   node dist/bench/peer-bench.js --repo /path/to/checkout [--runs 5] [--peer-dir /tmp/peer] [--edit PATH] [--out FILE]
+ *
+ * The one-file edit appends a comment line to `--edit` (relative to the checkout), by default the
+ * largest tracked source file that our index parses: the largest of all can be data that we skip
+ * after reading it (sympy's `bench_solvers.py`, 446 kB on 544 lines, is "generated" to us), and
+ * an edit of it would time a read, not a parse.
  *
  * Peak RSS comes from `/usr/bin/time` (GNU time: the largest process of the run); without it, only
  * wall time is reported.
@@ -16,10 +21,11 @@ import { cpus, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "../src/bench/summary.js";
+import { IndexStore } from "../src/store/store.js";
 import { benchArgs } from "./args.js";
 
 const PEER = "@optave/codegraph@3.11.2";
-const opt = benchArgs("peer-bench --repo PATH [--runs N] [--peer-dir DIR] [--out FILE]", ["repo"]);
+const opt = benchArgs("peer-bench --repo PATH [--runs N] [--peer-dir DIR] [--edit PATH] [--out FILE]", ["repo"]);
 const repo = opt("repo")!;
 const runs = Number(opt("runs", "5"));
 const peerDir = opt("peer-dir", "/tmp/contextsmith-peer")!;
@@ -70,14 +76,25 @@ if (!existsSync(exclude) || !readFileSync(exclude, "utf8").split("\n").includes(
   appendFileSync(exclude, "\n.codegraph/\n");
 }
 
-// The file edited: the largest tracked source file (a real edit: one appended comment line).
 const tracked = spawnSync("git", ["ls-files", "-z", "--", "*.py", "*.ts", "*.js", "*.go", "*.rs", "*.java"], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 30 })
   .stdout.split("\0")
   .filter((p) => p !== "");
-const sizes = new Map(tracked.map((p) => [p, statSync(join(repo, p)).size]));
-const editPath = join(repo, tracked.reduce((a, b) => (sizes.get(b)! > sizes.get(a)! ? b : a)));
-const original = readFileSync(editPath);
-const comment = editPath.endsWith(".py") ? "#" : "//";
+
+/** The file edited (a real edit: one appended comment line): `--edit`, or the largest tracked source file our index parses. */
+function chooseEdit(): string {
+  const asked = opt("edit");
+  if (asked) return resolve(repo, asked);
+  const store = IndexStore.openForRead(ourDir);
+  if (!store) throw new Error(`no index in ${ourDir} to choose the edited file from`);
+  try {
+    const bySize = tracked.map((p) => ({ p, size: statSync(join(repo, p)).size })).sort((a, b) => b.size - a.size);
+    const parsed = bySize.find(({ p }) => store.file(p)?.skipped === null);
+    if (!parsed) throw new Error("none of the tracked source files is parsed by our index");
+    return join(repo, parsed.p);
+  } finally {
+    void store.close();
+  }
+}
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 type Scenario = { name: string; before: (side: "ours" | "peer", i: number) => void };
@@ -88,10 +105,13 @@ const scenarios: Scenario[] = [
 ];
 
 const results: Array<{ name: string; ours: Sample[]; peer: Sample[] }> = [];
+// Both indexes exist before the warm scenarios.
+ours();
+peer();
+const editPath = chooseEdit();
+const original = readFileSync(editPath);
+const comment = editPath.endsWith(".py") ? "#" : "//";
 try {
-  // Both indexes exist before the warm scenarios.
-  ours();
-  peer();
   for (const s of scenarios) {
     const row = { name: s.name, ours: [] as Sample[], peer: [] as Sample[] };
     for (let i = 0; i < runs; i++) {

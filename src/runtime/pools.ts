@@ -10,12 +10,17 @@ import { workerFile } from "./worker-file.js";
  * with nothing to parse never loads it. It is required rather than imported, as every package
  * loaded lazily is: the CLI's bundle runs from V8's code cache (`cli/code-cache.ts`), where a
  * dynamic `import()` has no loader.
+ *
+ * A parse pool starts one thread and adds the others as tasks wait (a run keeps `2 × threads`
+ * batches in flight, so a large one has them all at once): an edit of one file starts one thread
+ * (loading tree-sitter and its grammars takes a thread 60 ms of CPU, and a second one beside it
+ * took a core from the run). Threads past the first end after `idleTimeout` without a task.
  */
 export async function createPool(name: "parse" | "git-log" | "embed", threads: number): Promise<Piscina> {
   const { Piscina } = createRequire(import.meta.url)("piscina") as typeof import("piscina");
   return new Piscina({
     filename: workerFile(name),
-    minThreads: threads,
+    minThreads: name === "parse" ? 1 : threads,
     maxThreads: threads,
     idleTimeout: 1000,
     // Workers must return to the event loop between tasks so that tree-sitter's N-API
