@@ -5,7 +5,7 @@
  * installed into a scratch folder outside this project's dependencies (from the npm registry).
  *
  *   npm run build
- *   node dist/bench/peer-bench.js --repo /path/to/checkout [--runs 5] [--peer-dir /tmp/peer] [--edit PATH] [--out FILE]
+ *   node dist/bench/peer-bench.js --repo /path/to/checkout [--runs 5] [--peer-dir /tmp/peer] [--edit PATH] [--scenarios cold,no-change,edit] [--out FILE]
  *
  * The one-file edit appends a comment line to `--edit` (relative to the checkout), by default the
  * largest tracked source file that our index parses: the largest of all can be data that we skip
@@ -25,7 +25,7 @@ import { IndexStore } from "../src/store/store.js";
 import { benchArgs } from "./args.js";
 
 const PEER = "@optave/codegraph@3.11.2";
-const opt = benchArgs("peer-bench --repo PATH [--runs N] [--peer-dir DIR] [--edit PATH] [--out FILE]", ["repo"]);
+const opt = benchArgs("peer-bench --repo PATH [--runs N] [--peer-dir DIR] [--edit PATH] [--scenarios cold,no-change,edit] [--out FILE]", ["repo"]);
 const repo = opt("repo")!;
 const runs = Number(opt("runs", "5"));
 const peerDir = opt("peer-dir", "/tmp/contextsmith-peer")!;
@@ -97,12 +97,13 @@ function chooseEdit(): string {
 }
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
-type Scenario = { name: string; before: (side: "ours" | "peer", i: number) => void };
-const scenarios: Scenario[] = [
-  { name: "cold build", before: (side) => (side === "ours" ? [ourDir] : [peerDb, `${peerDb}-wal`, `${peerDb}-shm`]).forEach((p) => rmSync(p, { recursive: true, force: true })) },
-  { name: "no-change rebuild", before: () => undefined },
-  { name: "one-file edit", before: (_side, i) => writeFileSync(editPath, Buffer.concat([original, Buffer.from(`\n${comment} edit ${i}\n`)])) },
-];
+type Scenario = { key: string; name: string; before: (side: "ours" | "peer", i: number) => void };
+const chosen = new Set(opt("scenarios", "cold,no-change,edit")!.split(","));
+const scenarios: Scenario[] = ([
+  { key: "cold", name: "cold build", before: (side) => (side === "ours" ? [ourDir] : [peerDb, `${peerDb}-wal`, `${peerDb}-shm`]).forEach((p) => rmSync(p, { recursive: true, force: true })) },
+  { key: "no-change", name: "no-change rebuild", before: () => undefined },
+  { key: "edit", name: "one-file edit", before: (_side, i) => writeFileSync(editPath, Buffer.concat([original, Buffer.from(`\n${comment} edit ${i}\n`)])) },
+] satisfies Scenario[]).filter((s) => chosen.has(s.key));
 
 const results: Array<{ name: string; ours: Sample[]; peer: Sample[] }> = [];
 // Both indexes exist before the warm scenarios.

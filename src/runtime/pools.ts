@@ -82,7 +82,7 @@ export class ParsePools {
    */
   use<T>(threads: number, work: (pool: Piscina) => Promise<T>): Promise<T> {
     return this.#pool(threads).use(async (p) => {
-      if (this.#inUse++ === 0 && this.heap.trims) this.#trimLater();
+      if (this.#inUse++ === 0) this.#trimLater();
       try {
         return await work(p);
       } finally {
@@ -119,8 +119,17 @@ export class ParsePools {
     return pool;
   }
 
+  /**
+   * Trims every {@link TRIM_EVERY_MS} while a pool is in use. Whether the heap can trim is asked at
+   * the first tick: asking loads koffi (7 ms), which a run that parses for less (an edit) never
+   * pays; where it cannot, the timer stops there.
+   */
   #trimLater(): void {
     this.#trimTimer = this.timers.setTimeout(() => {
+      if (!this.heap.trims) {
+        this.#trimTimer = null;
+        return;
+      }
       this.heap.trim();
       this.#trimLater();
     }, TRIM_EVERY_MS);

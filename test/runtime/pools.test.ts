@@ -30,12 +30,24 @@ describe("ParsePools and freed C memory", () => {
     await expect.poll(() => heap.count, { timeout: 10_000 }).toBe(3);
   });
 
-  it("never schedules a trim where the heap cannot trim", async () => {
+  it("asks whether the heap can trim only at the first tick (a short run never loads koffi), and stops where it cannot", async () => {
+    let asked = 0;
     const heap = new CountingHeap();
-    heap.trims = false;
+    const cannot = Object.defineProperty(heap, "trims", { get: () => (asked++, false) });
     const timers = new ManualTimers();
-    const pools = new ParsePools(0, heap, timers);
-    await pools.use(1, async () => expect(timers.pending.size).toBe(0));
+    const pools = new ParsePools(60_000, cannot, timers);
+    try {
+      await pools.use(1, async () => {
+        expect(asked).toBe(0);
+        expect(timers.pending.size).toBe(1);
+        timers.fireAll();
+        expect(asked).toBe(1);
+        expect(timers.pending.size).toBe(0);
+      });
+      expect(heap.count).toBe(0);
+    } finally {
+      await pools.close();
+    }
   });
 
   it("holds nothing of a run once it is over: a run's work (an index run's lexical builder) can be collected", async () => {
