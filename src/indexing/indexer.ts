@@ -5,7 +5,7 @@ import type { IndexStats, ProgressEvent, RunOptions, SemanticStats, SkipReason }
 import type { Embedder } from "../runtime/embed/types.js";
 import { LexicalBuilder, snapshotIsDue } from "../store/lexical.js";
 import { ensureIndexDir, IndexStore, isDamage } from "../store/store.js";
-import type { FileUpdate } from "../store/types.js";
+import type { FileUpdate, StoredStat } from "../store/types.js";
 import { modelName } from "../store/semantic-state.js";
 import { VectorCache } from "../store/vector-cache.js";
 import { updateEmbeddings } from "./embed-stage.js";
@@ -103,11 +103,16 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     store = opened.store;
     const warnings: string[] = [...preWarnings, ...(opened.reason ? [opened.reason] : [])];
 
-    let walked: WalkResult | null = await time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
+    // git lists the files in a process of its own (the walk's first step): what the index knows of
+    // each file is read meanwhile (on babel, 27,000 records in 65 ms beside git's 120 ms).
+    const walking = time("walk", () => walk({ root: config.root, indexDir: config.indexDir, maxFileBytes: config.maxFileBytes }));
+    let stored: StoredStat[] | null = await time("plan", () => [...store!.allStats()]);
+    let walked: WalkResult | null = await walking;
     const { git: inGitTree, skipped: walkSkipped, unreadable } = walked;
     const walkedFiles = walked.files.length;
     emit({ stage: "walk", files: walkedFiles });
-    const plan = await time("plan", () => planRun(walked!.files, store!.allStats(), unreadable));
+    const plan = await time("plan", () => planRun(walked!.files, stored!, unreadable));
+    stored = null;
     // The closure above keeps `walked` in this run's scope: its list of files goes now, not at the
     // end (an object a file, beside the plan's own copies).
     walked = null;
