@@ -18,6 +18,13 @@ export interface Plan {
   kept: number;
 }
 
+/** What the index holds of each file, by path: {@link planRun} takes it (and empties it). */
+export function storedByPath(stored: Iterable<StoredStat>): Map<string, StoredStat> {
+  const known = new Map<string, StoredStat>();
+  for (const s of stored) known.set(s.path, s);
+  return known;
+}
+
 /**
  * Compares the walk with the stored records. Only size and mtime are compared here; a changed
  * stat does not mean changed content (a fresh CI checkout restores every mtime), so those files
@@ -25,10 +32,9 @@ export interface Plan {
  * (a header that a first C++ source turns into C++, a language that gained a grammar) is parsed
  * again whatever its content.
  */
-export function planRun(walked: readonly WalkedFile[], stored: Iterable<StoredStat>, unreadable: readonly string[] = []): Plan {
+export function planRun(walked: readonly WalkedFile[], stored: Iterable<StoredStat> | Map<string, StoredStat>, unreadable: readonly string[] = []): Plan {
   // One pass over each side: this runs on every invocation, over every file.
-  const known = new Map<string, StoredStat>();
-  for (const s of stored) known.set(s.path, s);
+  const known = stored instanceof Map ? stored : storedByPath(stored);
   const read: PlannedRead[] = [];
   let unchanged = 0;
   // Each planned read written out as one literal: `{ ...file, expectHash }` gave every one of them

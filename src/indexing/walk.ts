@@ -35,6 +35,12 @@ export interface WalkOptions {
   /** Absolute path of the index folder, never walked. */
   indexDir: string;
   maxFileBytes: number;
+  /**
+   * Whether the index holds the file as it is now (its size and modification time): such a file is
+   * not read, and the folders on its way are checked for links only for the files that will be (on
+   * babel, an lstat of each of 13,000 folders took 50–60 ms of every run).
+   */
+  unchanged?: (path: string, stat: Stats) => boolean;
 }
 
 /** Folders that are never source, walked by neither git nor the fallback. */
@@ -89,9 +95,12 @@ export async function walk(options: WalkOptions): Promise<WalkResult> {
     const prefix = options.root.endsWith(sep) ? options.root : options.root + sep;
     const inside = insideRoot(options.root);
     for (const path of listed) {
-      // git lists index entries; a tracked folder since replaced by a symlink would lead out.
-      if (!inside(dirname(path))) count("symlink");
-      else consider(path, lstatOrUnreadable(prefix + path));
+      // git lists index entries; a tracked folder since replaced by a symlink would lead out. A
+      // file the index holds unchanged is not read here (and a reader refuses a link on its way).
+      const stat = lstatOrUnreadable(prefix + path);
+      const unchanged = stat !== null && stat !== "unreadable" && options.unchanged?.(path, stat) === true;
+      if (!unchanged && !inside(dirname(path))) count("symlink");
+      else consider(path, stat);
     }
   } else {
     walkDirectory(new RepoFiles(options.root), options.root, "", [], consider, (dir) => unreadable.push(dir === "" ? "" : `${dir}/`));

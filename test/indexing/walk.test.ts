@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { RepoFiles } from "../../src/core/repo-file.js";
 import { walk } from "../../src/indexing/walk.js";
 import { TempRepo } from "../helpers/repo.js";
 
@@ -89,6 +90,25 @@ describe("walk", () => {
       const result = await walk({ root: repo.root, indexDir: repo.path(".contextsmith"), maxFileBytes: MiB });
       expect(result.files.map((f) => f.path)).toEqual(["ok.py"]);
       expect(result.skipped.symlink).toBe(2); // the link itself (untracked) and the entry behind it
+    } finally {
+      outside.dispose();
+    }
+  });
+
+  it("checks the folders of a file only when it will be read: one the index holds unchanged behind such a link stays listed, and is never read through it", async () => {
+    const outside = TempRepo.create({ "lib/secret.py": "x = 1\n" });
+    try {
+      repo = TempRepo.create({ "lib/secret.py": "x = 0\n", "ok.py": "x = 1\n" }, { git: true });
+      repo.remove("lib");
+      symlinkSync(outside.path("lib"), repo.path("lib"));
+      const asked: string[] = [];
+      const unchanged = (path: string) => (asked.push(path), path === "lib/secret.py");
+      const result = await walk({ root: repo.root, indexDir: repo.path(".contextsmith"), maxFileBytes: MiB, unchanged });
+      expect(asked.sort()).toEqual(["lib", "lib/secret.py", "ok.py"]);
+      expect(result.files.map((f) => f.path)).toEqual(["lib/secret.py", "ok.py"]);
+      expect(result.skipped.symlink).toBe(1); // the link itself
+      // Whatever the walk lists, reading goes through the one reader, which refuses the link.
+      expect(new RepoFiles(repo.root).read("lib/secret.py", { maxBytes: MiB })).toEqual({ ok: false, reason: "link" });
     } finally {
       outside.dispose();
     }
