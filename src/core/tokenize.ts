@@ -6,47 +6,102 @@
  * mean anything. Lower case throughout.
  */
 
-const WORD = /[A-Za-z0-9_$]+/g;
-// Splits camelCase, PascalCase with acronyms (HTTPServer -> HTTP Server) and letter/digit runs.
-const PART = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
-
 /** Tokens shorter than this are dropped (single letters carry no signal). */
 export const MIN_LEN = 2;
 /** Longer words are hashes, base64 or data: dropped, with their parts. */
 export const MAX_LEN = 64;
 
-/** Calls `emit` for every token of `text`, in order, duplicates included. */
+/**
+ * Calls `emit` for every token of `text`, in order, duplicates included. A word is a run of
+ * `[A-Za-z0-9_$]`; its parts are what `/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g` matches in it
+ * (camelCase, PascalCase with acronyms: HTTPServer -> HTTP Server, letter and digit runs). Scanned
+ * by character codes rather than with those patterns: a match array for every word and part made
+ * the tokenizer a quarter slower (sympy's 28 MB of Python: 440 against 320 ms), with the same
+ * tokens for every file of the benchmark's repositories.
+ */
 function forEachToken(text: string, emit: (token: string) => void): void {
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
-    const word = m[0];
-    if (word.length > MAX_LEN) continue;
-    if (isLowerAlpha(word)) {
-      // The common case (plain lower-case words) needs no splitting.
-      if (word.length >= MIN_LEN) emit(word);
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isWordChar(text.charCodeAt(i))) {
+      i++;
       continue;
     }
+    const start = i;
+    let lowerAlpha = true;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (isLower(c)) continue;
+      if (!isWordChar(c)) break;
+      lowerAlpha = false;
+    }
+    const length = i - start;
+    if (length > MAX_LEN) continue;
+    if (lowerAlpha) {
+      // The common case (plain lower-case words) needs no splitting.
+      if (length >= MIN_LEN) emit(text.slice(start, i));
+      continue;
+    }
+    const word = text.slice(start, i);
     const lower = word.toLowerCase();
     let parts = 0;
     let single = "";
-    PART.lastIndex = 0;
-    for (let p = PART.exec(word); p !== null; p = PART.exec(word)) {
+    for (let j = 0; j < length; ) {
+      const end = partEnd(word, j);
+      if (end === j) {
+        // `_` and `$` separate parts.
+        j++;
+        continue;
+      }
       parts++;
-      const part = p[0].toLowerCase();
+      const part = lower.slice(j, end);
       if (parts === 1) single = part;
       if (part.length >= MIN_LEN) emit(part);
+      j = end;
     }
     // The whole identifier as well, when it is more than its one part.
-    if ((parts !== 1 || single !== lower) && lower.length >= MIN_LEN) emit(lower);
+    if ((parts !== 1 || single !== lower) && length >= MIN_LEN) emit(lower);
   }
 }
 
-function isLowerAlpha(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
-    if (c < 97 || c > 122) return false;
+/** Where the part of `word` that starts at `j` ends (`j` itself where none starts there). */
+function partEnd(word: string, j: number): number {
+  const n = word.length;
+  const c = word.charCodeAt(j);
+  let k = j + 1;
+  if (isUpper(c)) {
+    while (k < n && isUpper(word.charCodeAt(k))) k++;
+    if (k === n || !isLower(word.charCodeAt(k))) return k;
+    // An acronym's last capital starts the next word (HTTPServer); a lone one starts this word.
+    if (k - j >= 2) return k - 1;
+    while (k < n && isLower(word.charCodeAt(k))) k++;
+    return k;
   }
-  return true;
+  if (isLower(c)) {
+    while (k < n && isLower(word.charCodeAt(k))) k++;
+    return k;
+  }
+  if (isDigit(c)) {
+    while (k < n && isDigit(word.charCodeAt(k))) k++;
+    return k;
+  }
+  return j;
+}
+
+function isWordChar(c: number): boolean {
+  return isLower(c) || isUpper(c) || isDigit(c) || c === 95 /* _ */ || c === 36 /* $ */;
+}
+
+function isLower(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** All tokens of `text`, in order. */
