@@ -6,6 +6,7 @@ import { PROTOCOL_VERSION, type GitResult, type GitTask } from "../protocol.js";
 import { gitHead } from "./head.js";
 import { isAncestor, isPartialClone, logCommits, shallowBoundary, treeFiles, type LoggedCommit } from "./log.js";
 import { ContextSmithError } from "../../core/errors.js";
+import { collectGarbage } from "../../runtime/gc.js";
 
 /** Longest commit message kept (the subject and the start of the body carry the signal). */
 const MAX_MESSAGE = 1000;
@@ -28,7 +29,7 @@ interface Pending {
  * new HEAD, is committed in one transaction, so an interrupted run leaves the previous history
  * intact and the next run reads the same commits again.
  */
-export async function indexGitHistory(store: IndexStore, task: GitTask): Promise<GitResult> {
+export async function indexGitHistory(store: IndexStore, task: GitTask, collect: () => void = collectGarbage): Promise<GitResult> {
   if (task.version !== PROTOCOL_VERSION) {
     throw new ContextSmithError("WORKER_FAILED", `git worker speaks protocol ${PROTOCOL_VERSION}, task is ${task.version}: rebuild the project`);
   }
@@ -50,6 +51,11 @@ export async function indexGitHistory(store: IndexStore, task: GitTask): Promise
   const boundary = head ? await shallowBoundary(task.root) : new Set<string>();
   const log = head ? await readLog(task, head, since, live, boundary, warnings) : emptyRead();
   const { kept, read, perFile, recent } = log;
+  // Most of the heap is now the log's garbage (its output, each commit's objects), promoted past a
+  // young generation capped at 8 MB (runtime/pools.ts); collected before the histories, the
+  // index and their encodings are built on top of it. babel, cold: peak 465 -> 423 MiB (4 pairs),
+  // the history stage alone 4.05 -> 4.14 s.
+  if (read > 0) collect();
 
   // Every file's history after this run, and the history index built from it, before the
   // transaction: the write itself stays short.

@@ -335,6 +335,25 @@ describe("git history", () => {
       }
     });
 
+    it("collects the log's garbage once after reading commits, and not when nothing was new", async () => {
+      repo = movedRepo();
+      await indexed(repo.root, () => undefined);
+      const indexDir = join(repo.root, ".contextsmith");
+      const { store } = await IndexStore.openForWrite(indexDir);
+      try {
+        await store.transaction(() => store.updateMeta((m) => void (m.gitHead = null)), "history");
+        const task = { version: PROTOCOL_VERSION, root: repo.root, indexDir, maxCommits: 100, cochangeMaxFiles: 50, historyPerFile: 200, cochangePerFile: 24, renameCommits: 10 };
+        let collections = 0;
+        const collect = (): void => void collections++;
+        expect((await indexGitHistory(store, task, collect)).commitsRead).toBeGreaterThan(0);
+        expect(collections).toBe(1);
+        expect((await indexGitHistory(store, task, collect)).commitsRead).toBe(0);
+        expect(collections).toBe(1);
+      } finally {
+        await store.close();
+      }
+    });
+
     it("asks a partial clone for no renames: its missing blobs are never fetched", async () => {
       repo = movedRepo();
       repo.git("config", "uploadpack.allowFilter", "true");
