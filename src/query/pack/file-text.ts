@@ -1,4 +1,4 @@
-import { MAX_LEN, MIN_LEN, tokenize } from "../../core/tokenize.js";
+import { forEachToken, isWordChar, MAX_LEN, MIN_LEN, tokenize } from "../../core/tokenize.js";
 import type { Language } from "../../core/types.js";
 
 /** A file's text as packing reads it: its lines, and on which lines a token occurs. */
@@ -112,20 +112,15 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** What a token of the tokenizer looks like: anything else occurs on no line. */
 const TOKEN = new RegExp(`^[a-z0-9_$]{${MIN_LEN},${MAX_LEN}}$`);
 
-/** `[A-Za-z0-9_$]`: the characters of a tokenizer's word. */
-function isWordChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
-}
-
 /** Every token's lines, from tokenizing every line. */
 function everyToken(lines: readonly string[]): Map<string, readonly number[]> {
   const out = new Map<string, number[]>();
   lines.forEach((line, i) => {
-    for (const token of tokenize(line)) {
+    forEachToken(line, (token) => {
       const list = out.get(token);
       if (!list) out.set(token, [i + 1]);
       else if (list[list.length - 1] !== i + 1) list.push(i + 1);
-    }
+    });
   });
   return out;
 }
