@@ -59,6 +59,8 @@ describe("tokenize", () => {
       for (let i = Math.floor(random() * 40); i > 0; i--) text += alphabet[Math.floor(random() * alphabet.length)];
       expect(tokenize(text), JSON.stringify(text)).toEqual(reference(text));
     }
-    expect(tokenize("x".repeat(65) + "Ab")).toEqual([]);
+    // The longest word kept, and the shortest dropped.
+    expect(tokenize("x".repeat(62) + "Ab")).toEqual(["x".repeat(62), "ab", `${"x".repeat(62)}ab`]);
+    expect(tokenize("x".repeat(63) + "Ab")).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export async function indexGitHistory(store: IndexStore, task: GitTask, collect:
   // index and their encodings are built on top of it. babel's history stage alone: peak 328-379 ->
   // 320-324 MB, 4.05 -> 4.14 s; a cold index of babel, 4 pairs in turn twice: 465 -> 423 and
   // 445 -> 433 MiB (its peak moves to the graph stage's heap).
-  if (read > 0) collect();
+  collect();
 
   // Every file's history after this run, and the history index built from it, before the
   // transaction: the write itself stays short.

@@ -20,8 +20,9 @@ export interface NativeMemoryKeeperOptions {
  * outlived its first scavenges waits for a full collection. V8 makes those on its own, for the
  * garbage extraction leaves: measured on 2026-12-07, every 1.1–1.4 MB of sympy's source and 2.3 MB
  * of babel's (at most 4.4 MB apart). Where it has not made one for `everyBytes` of parsed source, a
- * full collection is forced, so at most that much source's trees wait. Forcing one every MiB
- * whatever V8 did (as before) cost 9% of a cold index's CPU for the same peak memory.
+ * full collection is forced, so about that much source's trees wait (V8's own collections are
+ * heard of between tasks: one made during a batch counts from that batch's end). Forcing one every
+ * MiB whatever V8 did (as before) cost 9% of a cold index's CPU for the same peak memory.
  */
 export function nativeMemoryKeeper(options: NativeMemoryKeeperOptions = {}): (parsedBytes: number) => void {
   const { everyBytes = 4 * 1024 * 1024, collect = collectGarbage, watchFullCollections = watchMarkSweeps } = options;
