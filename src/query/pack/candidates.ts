@@ -48,7 +48,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
 
   // Pieces of code: function and method bodies, classes without methods, and the runs of code
   // between them (module- and class-level statements: imports, constants, tables, attributes).
-  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; score: number; imports?: boolean }> = [];
+  const pieces: Array<{ kind: Candidate["kind"]; symbol: string | null; start: number; end: number; shownEnd?: number; score: number; imports?: boolean }> = [];
   const covered = new Uint8Array(n + 2);
   const classes: Array<{ symbol: SymbolInfo; ranges: Array<[number, number]> }> = [];
   // Each definition's members, found once (a config file's outline has 2,000 keys).
@@ -69,7 +69,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     }
   });
   const imports = importLines(file.lines, file.language);
-  for (const [start, end] of uncoveredRuns(file.lines, covered, imports)) pieces.push({ kind: "code", symbol: null, start, end, score: rangeScore(start, end), imports: imports[start] === 1 });
+  for (const [start, end] of uncoveredRuns(file.lines, covered, imports)) pieces.push({ kind: "code", symbol: null, start, end, shownEnd: throughBlankLines(file.lines, end, covered), score: rangeScore(start, end), imports: imports[start] === 1 });
 
   // Each piece's share of the file's value: a prior by size (an edit is as likely on any line)
   // sharpened by how well it matches the task relative to the file's best match.
@@ -83,7 +83,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   // a new name adds an import beside them, whatever the task's words.
   const importLineCount = pieces.reduce((sum, p) => (p.imports ? sum + p.end - p.start + 1 : sum), 0);
   const shares = raw.map((r, i) => r / total + (pieces[i]!.imports ? (config.importsValue * (pieces[i]!.end - pieces[i]!.start + 1)) / importLineCount : 0));
-  pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.end]], weight * shares[i]!)));
+  pieces.forEach((p, i) => out.push(candidate(p.kind, p.symbol, [[p.start, p.shownEnd ?? p.end]], weight * shares[i]!)));
   // A class outline is worth the outline share of its class's code: the outlines of the classes
   // that hold the matching code first.
   for (const { symbol, ranges } of classes) {
@@ -232,11 +232,12 @@ export function matchScore(text: string, terms: TermWeights): number {
 const DECORATOR = /^\s*(?:@|#\[)/;
 
 /**
- * A body's last line extended over the blank lines after it: nearly free, and they show where
- * code would be added after the function (a fix that inserts a method goes there).
+ * A piece's last line extended over the blank lines after it (up to a line `covered` by a body,
+ * when given): nearly free, and they show where code would be added after it (a fix that inserts
+ * a method, or an import after the others, writes there).
  */
-function throughBlankLines(lines: readonly string[], end: number): number {
-  while (end < lines.length && lines[end]!.trim() === "") end++;
+function throughBlankLines(lines: readonly string[], end: number, covered?: Uint8Array): number {
+  while (end < lines.length && !covered?.[end + 1] && lines[end]!.trim() === "") end++;
   return end;
 }
 

@@ -133,10 +133,27 @@ describe("import statements are a piece of their own, worth importsValue of the 
   it("splits the imports from the module-level code after them, and adds importsValue to the imports alone", () => {
     const without = code(0);
     const withImports = code(0.1);
-    expect(without.map((c) => c.ranges)).toEqual([[[1, 3]], [[4, 5]]]);
-    expect(withImports.map((c) => c.ranges)).toEqual([[[1, 3]], [[4, 5]]]);
+    // The constants are shown through the blank line after them (where code added after them goes).
+    expect(without.map((c) => c.ranges)).toEqual([[[1, 3]], [[4, 6]]]);
+    expect(withImports.map((c) => c.ranges)).toEqual([[[1, 3]], [[4, 6]]]);
     // The file's weight at rank 1 is 1: the imports gain exactly 0.1, the constants nothing.
     expect(withImports[0]!.value - without[0]!.value).toBeCloseTo(0.1, 9);
     expect(withImports[1]!.value).toBeCloseTo(without[1]!.value, 12);
+  });
+
+  it("shows a run of code through the blank lines after it, up to the next body, without counting them as its size", () => {
+    // The imports, two blank lines (the insertion point of a new import), then the functions.
+    const spaced = ["import os", "import sys", "", "", ...text.lines.slice(2)];
+    const moved = symbols.map((s) => ({ ...s, startLine: s.startLine + 2, endLine: s.endLine + 2 }));
+    const tight = ["import os", "import sys", ...text.lines.slice(2)];
+    const imports = (lines: string[], defs: SymbolInfo[]) =>
+      fileCandidates({ ...fileText("pkg/spaced.py", "python", lines.join("\n")), rank: 1, why: "#1" }, defs, source.termWeights, resolveRanking().pack).find((c) => c.kind === "code")!;
+    const withBlanks = imports(spaced, moved);
+    const without = imports(tight, symbols);
+    expect(withBlanks.ranges).toEqual([[1, 4]]);
+    expect(without.ranges).toEqual([[1, 2]]);
+    // The same share of the file: the blank lines are shown, not weighed.
+    expect(withBlanks.value).toBeCloseTo(without.value, 12);
+    expect(withBlanks.chars).toBeGreaterThan(without.chars);
   });
 });
