@@ -16,7 +16,7 @@
  *
  * With `--packs` (the benchmark's `packs/`: the packable files' texts and symbols), a second
  * phase tunes the packer — rank decay, outline value, match sharpness, files packed, repeat
- * discount, whole-file size, the imports' value — by a coordinate search on file and lines in
+ * discount, whole-file size, the imports' value, prose lines' weight — by a coordinate search on file and lines in
  * budget (mean over repositories of file@b and lines@b over the budgets), re-packing with the real
  * token counts.
  *
@@ -274,6 +274,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     { key: "notes", title: "Release notes", settings: [{ notesValue: 0 }, ...[0.05, 0.1, 0.2].flatMap((notesShare) => [0.01, 0.05, 0.2].map((notesValue) => ({ notesShare, notesValue })))] },
     { key: "score", title: "Fused score's share as a file's worth", settings: [0, 1, 2, 3, 4, 5, 8].map((scoreSharpness) => ({ scoreSharpness })) },
     { key: "imports", title: "Import statements", settings: [0, 0.02, 0.05, 0.1, 0.2].map((importsValue) => ({ importsValue })) },
+    { key: "prose", title: "Task terms on prose lines (comments, docstrings)", settings: [0, 0.1, 0.25, 0.5, 1].map((proseValue) => ({ proseValue })) },
   ];
   const exchange: string[] = [];
   // `--sweeps notes` runs only that one (each row re-packs every instance at every budget).

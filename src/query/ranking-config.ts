@@ -81,6 +81,11 @@ export interface PackConfig {
   /** A whole file at most this many lines is one candidate (instead of outline + bodies). */
   readonly wholeFileLines: number;
   /**
+   * Weight of a task term in a piece of code where it occurs only on prose lines (comments,
+   * docstrings), relative to one on a line of code, when the pieces of a file are matched with the task.
+   */
+  readonly proseValue: number;
+  /**
    * Files of the ranking, at a 4,000-token budget (proportionally more above), that are at least
    * named in the pack: those ranked below `maxFiles` show only the declaration lines of their
    * definitions that match the task best, so an agent sees that the file exists for a few tokens.
@@ -166,6 +171,9 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     // import blocks crowd out code.
     importsValue: 0.02,
     wholeFileLines: 120,
+    // From the prose sweep on both tuning sets (bench/results-tune/prose.md): a docstring's
+    // examples and a comment's words made long documented bodies the best match of their file.
+    proseValue: 0.1,
     // From the tuner's coverage sweep (bench/results-tune/coverage.md): higher values trade lines
     // for coverage (names taken before code), lower ones name fewer files.
     coverFiles: 15,

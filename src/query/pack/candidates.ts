@@ -31,7 +31,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   const weight = Math.pow(file.scoreShare ?? 1, config.scoreSharpness) / Math.pow(file.rank, config.rankDecay);
   const n = file.lines.length;
   if (n === 0) return [];
-  const rangeScore = rangeScorer(file, terms);
+  const rangeScore = rangeScorer(file, terms, config.proseValue);
   const candidate = (kind: Candidate["kind"], symbol: string | null, ranges: Array<[number, number]>, value: number): Candidate => ({
     file, kind, symbol, ranges, value, chars: ranges.reduce((sum, [a, b]) => sum + rangeChars(file, a, b), 0),
   });
@@ -93,16 +93,26 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
   return out;
 }
 
-/** Scores a range of a file's lines: the summed weights of the task's terms that occur on them. */
-function rangeScorer(file: PackFile, terms: TermWeights): (start: number, end: number) => number {
-  // The task's terms in this file, with the lines they are on.
-  const present: Array<[number, readonly number[]]> = [];
+/**
+ * Scores a range of a file's lines: the summed weights of the task's terms that occur on them, a
+ * term found only on prose lines there (comments, docstrings) at `proseValue` of its weight.
+ */
+function rangeScorer(file: PackFile, terms: TermWeights, proseValue: number): (start: number, end: number) => number {
+  const prose = proseValue !== 1 ? file.prose() : null;
+  // The task's terms in this file, with the code lines and the prose lines they are on.
+  const present: Array<{ weight: number; code: readonly number[]; text: readonly number[] }> = [];
   const weights = [...terms.values()];
   file.linesOfEach([...terms.keys()]).forEach((lines, i) => {
-    if (lines.length > 0) present.push([weights[i]!, lines]);
+    if (lines.length === 0) return;
+    const weight = weights[i]!;
+    if (!prose || !lines.some((line) => prose[line])) present.push({ weight, code: lines, text: NO_LINES });
+    else present.push({ weight, code: lines.filter((line) => !prose[line]), text: lines.filter((line) => prose[line]) });
   });
-  return (start, end) => present.reduce((sum, [w, lines]) => (hasLineIn(lines, start, end) ? sum + w : sum), 0);
+  return (start, end) =>
+    present.reduce((sum, { weight, code, text }) => (hasLineIn(code, start, end) ? sum + weight : hasLineIn(text, start, end) ? sum + proseValue * weight : sum), 0);
 }
+
+const NO_LINES: readonly number[] = Object.freeze([]);
 
 /** Definitions named for a file below the packed ones. */
 const COVER_SYMBOLS = 3;
@@ -118,7 +128,7 @@ const COVER_SYMBOLS = 3;
 export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate | null {
   const n = file.lines.length;
   if (n === 0) return null;
-  const score = rangeScorer(file, terms);
+  const score = rangeScorer(file, terms, config.proseValue);
   const scored = (symbols ?? [])
     .map((symbol) => {
       const declaration = declarationLine(symbol, file.lines);

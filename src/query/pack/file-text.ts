@@ -1,5 +1,6 @@
 import { forEachToken, isWordChar, MAX_LEN, MIN_LEN, tokenize } from "../../core/tokenize.js";
 import type { Language } from "../../core/types.js";
+import { proseLines } from "./prose.js";
 
 /** A file's text as packing reads it: its lines, and on which lines a token occurs. */
 export interface FileText {
@@ -11,6 +12,8 @@ export interface FileText {
   linesOf(token: string): readonly number[];
   /** {@link FileText.linesOf} of each token, looked up together: many tokens are found by tokenizing every line once. */
   linesOfEach(tokens: readonly string[]): Array<readonly number[]>;
+  /** Which lines are prose (comments, docstrings): {@link proseLines}, found once. */
+  prose(): Uint8Array;
 }
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -105,7 +108,8 @@ export function fileText(path: string, language: Language | null, text: string):
     lineTokens = new Map();
     return each;
   };
-  return { path, language, lines, linesOf, linesOfEach };
+  let prose: Uint8Array | undefined;
+  return { path, language, lines, linesOf, linesOfEach, prose: () => (prose ??= proseLines(lines, language)) };
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

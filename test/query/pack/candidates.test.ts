@@ -157,3 +157,28 @@ describe("import statements are a piece of their own, worth importsValue of the 
     expect(withBlanks.chars).toBeGreaterThan(without.chars);
   });
 });
+
+describe("a task's terms on prose lines count proseValue of their weight in matching pieces", () => {
+  // Two functions of seven lines: one names the task's terms in its docstring and comments only,
+  // the other in its code.
+  const lines = [
+    "def documented(value):", '    """Refund the ledger.', "", "    The ledger is refunded.", '    """', "    # ledger", "    return value",
+    "def working(value):", "    total = value", "    total = total", "    total = total", "    total = total", "    total = total", "    return refund(ledger)",
+  ];
+  const symbols: SymbolInfo[] = [
+    { name: "documented", qualifiedName: "documented", kind: "function", signature: "def documented(value):", doc: "", startLine: 1, endLine: 7, parent: -1 },
+    { name: "working", qualifiedName: "working", kind: "function", signature: "def working(value):", doc: "", startLine: 8, endLine: 14, parent: -1 },
+  ];
+  const file = { ...fileText("pkg/prose.py", "python", lines.join("\n")), rank: 1, why: "#1" };
+  const value = (proseValue: number, name: string) =>
+    // (A budget too small for the whole file, so that it is cut into pieces.)
+    fileCandidates(file, symbols, source.termWeights, resolveRanking({ pack: { proseValue } }).pack, [], 10).find((c) => c.symbol === name)!.value;
+
+  it("weighs the code's match above the docstring's, and both alike at 1", () => {
+    expect(value(1, "documented")).toBeCloseTo(value(1, "working"), 12);
+    expect(value(0.1, "working")).toBeGreaterThan(2 * value(0.1, "documented"));
+    // Prose still counts: at 0 the documented function matches nothing.
+    expect(value(0.1, "documented")).toBeGreaterThan(value(0, "documented"));
+  });
+});
+
