@@ -100,16 +100,16 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
 function rangeScorer(file: PackFile, terms: TermWeights, proseValue: number): (start: number, end: number) => number {
   const prose = proseValue !== 1 ? file.prose() : null;
   // The task's terms in this file, with the code lines and the prose lines they are on.
-  const present: Array<{ weight: number; code: readonly number[]; text: readonly number[] }> = [];
+  const present: Array<{ weight: number; code: readonly number[]; prosed: readonly number[] }> = [];
   const weights = [...terms.values()];
   file.linesOfEach([...terms.keys()]).forEach((lines, i) => {
     if (lines.length === 0) return;
     const weight = weights[i]!;
-    if (!prose || !lines.some((line) => prose[line])) present.push({ weight, code: lines, text: NO_LINES });
-    else present.push({ weight, code: lines.filter((line) => !prose[line]), text: lines.filter((line) => prose[line]) });
+    if (!prose || !lines.some((line) => prose[line])) present.push({ weight, code: lines, prosed: NO_LINES });
+    else present.push({ weight, code: lines.filter((line) => !prose[line]), prosed: lines.filter((line) => prose[line]) });
   });
   return (start, end) =>
-    present.reduce((sum, { weight, code, text }) => (hasLineIn(code, start, end) ? sum + weight : hasLineIn(text, start, end) ? sum + proseValue * weight : sum), 0);
+    present.reduce((sum, { weight, code, prosed }) => (hasLineIn(code, start, end) ? sum + weight : hasLineIn(prosed, start, end) ? sum + proseValue * weight : sum), 0);
 }
 
 const NO_LINES: readonly number[] = Object.freeze([]);
