@@ -16,7 +16,7 @@
  *
  * With `--packs` (the benchmark's `packs/`: the packable files' texts and symbols), a second
  * phase tunes the packer — rank decay, outline value, match sharpness, files packed, repeat
- * discount, whole-file size, the imports' value, prose lines' weight — by a coordinate search on file and lines in
+ * discount, whole-file size, the imports' value — by a coordinate search on file and lines in
  * budget (mean over repositories of file@b and lines@b over the budgets), re-packing with the real
  * token counts.
  *

@@ -69,7 +69,7 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
     }
   });
   const imports = importLines(file.lines, file.language);
-  for (const [start, end] of uncoveredRuns(file.lines, covered, imports)) pieces.push({ kind: "code", symbol: null, start, end, shownEnd: throughBlankLines(file.lines, end, covered), score: rangeScore(start, end), imports: imports[start] === 1 });
+  for (const [start, end] of uncoveredRuns(file.lines, covered, imports)) pieces.push({ kind: "code", symbol: null, start, end, shownEnd: throughBlankLines(file.lines, end), score: rangeScore(start, end), imports: imports[start] === 1 });
 
   // Each piece's share of the file's value: a prior by size (an edit is as likely on any line)
   // sharpened by how well it matches the task relative to the file's best match.
@@ -242,12 +242,12 @@ export function matchScore(text: string, terms: TermWeights): number {
 const DECORATOR = /^\s*(?:@|#\[)/;
 
 /**
- * A piece's last line extended over the blank lines after it (up to a line `covered` by a body,
- * when given): nearly free, and they show where code would be added after it (a fix that inserts
- * a method, or an import after the others, writes there).
+ * A piece's last line extended over the blank lines after it: nearly free, and they show where
+ * code would be added after it (a fix that inserts a method, or an import after the others,
+ * writes there).
  */
-function throughBlankLines(lines: readonly string[], end: number, covered?: Uint8Array): number {
-  while (end < lines.length && !covered?.[end + 1] && lines[end]!.trim() === "") end++;
+function throughBlankLines(lines: readonly string[], end: number): number {
+  while (end < lines.length && lines[end]!.trim() === "") end++;
   return end;
 }
 

@@ -141,7 +141,7 @@ describe("import statements are a piece of their own, worth importsValue of the 
     expect(withImports[1]!.value).toBeCloseTo(without[1]!.value, 12);
   });
 
-  it("shows a run of code through the blank lines after it, up to the next body, without counting them as its size", () => {
+  it("shows a run of code through the blank lines after it, without counting them as its size", () => {
     // The imports, two blank lines (the insertion point of a new import), then the functions.
     const spaced = ["import os", "import sys", "", "", ...text.lines.slice(2)];
     const moved = symbols.map((s) => ({ ...s, startLine: s.startLine + 2, endLine: s.endLine + 2 }));
@@ -179,6 +179,22 @@ describe("a task's terms on prose lines count proseValue of their weight in matc
     expect(value(0.1, "working")).toBeGreaterThan(2 * value(0.1, "documented"));
     // Prose still counts: at 0 the documented function matches nothing.
     expect(value(0.1, "documented")).toBeGreaterThan(value(0, "documented"));
+  });
+
+  it("counts a term whole where a piece holds it in code, whether or not its prose holds it too", () => {
+    // `working` with its docstring naming the same terms as its code: the same value as without.
+    const both = [...lines.slice(0, 8), '    """Refund the ledger."""', ...lines.slice(9)];
+    const withDoc = { ...fileText("pkg/prose.py", "python", both.join("\n")), rank: 1, why: "#1" };
+    const of = (f: typeof file) => fileCandidates(f, symbols, source.termWeights, resolveRanking({ pack: { proseValue: 0.1 } }).pack, [], 10).find((c) => c.symbol === "working")!.value;
+    expect(of(withDoc)).toBeCloseTo(of(file), 12);
+  });
+
+  it("names a lower file's definitions by their code's match too", () => {
+    const named = (proseValue: number) => coverCandidate({ ...file, rank: 5 }, symbols, new Map([["ledger", 3]]), resolveRanking({ pack: { proseValue } }).pack)!.ranges;
+    // "ledger" is in `documented`'s docstring and comment and in `working`'s code: both are named
+    // at 1, where they tie; at 0 only `working` is, its declaration on line 8.
+    expect(named(1)).toEqual([[1, 1], [8, 8]]);
+    expect(named(0)).toEqual([[8, 8]]);
   });
 });
 

@@ -24,6 +24,28 @@ describe("proseLines: comment and docstring lines", () => {
     expect(prose(text, "python")).toEqual([2, 3, 4, 5, 6, 9]);
   });
 
+  it("follows a Python string opened after code to its end as code, so its closing quotes open no docstring", () => {
+    const text = [
+      'SQL = """', //               1
+      "SELECT refund", //            2
+      '"""', //                      3
+      "def refund(ledger):", //      4
+      '    """Refunds it.', //       5
+      "", //                         6
+      '    """', //                  7
+      "    return ledger.total", //  8
+      'HELP = dedent("""usage', //   9
+      '    """) + """x', //          10
+      '"""', //                      11
+      "run()", //                    12
+      'b = f"""', //                 13
+      '"""', //                      14
+      "'''One-liner.'''", //         15
+      "z = 1", //                    16
+    ].join("\n");
+    expect(prose(text, "python")).toEqual([5, 6, 7, 15]);
+  });
+
   it("marks // lines and /* */ blocks in C-like languages; a line that starts with * outside a block is code", () => {
     const text = [
       "/**", //                 1
