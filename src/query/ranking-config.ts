@@ -1,3 +1,4 @@
+import { ContextSmithError } from "../core/errors.js";
 import type { SignalName } from "./types.js";
 
 /**
@@ -191,8 +192,13 @@ export interface RankingOverrides extends Partial<Omit<RankingConfig, "weights" 
   bm25?: Partial<RankingConfig["bm25"]>;
 }
 
-/** `base` (the defaults unless given) with `overrides` laid over it. */
+/**
+ * `base` (the defaults unless given) with `overrides` laid over it. An override must name a
+ * setting the defaults have, with a value of the same kind (a finite number, or the encoding's
+ * name): anything else is refused with INVALID_ARGUMENT rather than ranking with NaN.
+ */
 export function resolveRanking(overrides: RankingOverrides = {}, base: RankingConfig = DEFAULT_RANKING): RankingConfig {
+  checkOverrides(overrides, DEFAULT_RANKING);
   return Object.freeze({
     ...base,
     ...overrides,
@@ -200,4 +206,23 @@ export function resolveRanking(overrides: RankingOverrides = {}, base: RankingCo
     bm25: Object.freeze({ ...base.bm25, ...overrides.bm25 }),
     pack: Object.freeze({ ...base.pack, ...overrides.pack }),
   });
+}
+
+/** Refuses an override that `shape` (the defaults, or one of their groups, named `group`) has no setting of that kind for. */
+function checkOverrides(overrides: unknown, shape: object, group = ""): void {
+  if (overrides === null || typeof overrides !== "object" || Array.isArray(overrides)) {
+    throw new ContextSmithError("INVALID_ARGUMENT", `Ranking overrides${group === "" ? "" : ` for "${group}"`} must be an object of settings.`);
+  }
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const name = group === "" ? key : `${group}.${key}`;
+    const expected: unknown = Object.hasOwn(shape, key) ? (shape as Record<string, unknown>)[key] : undefined;
+    if (expected === undefined) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `Unknown ranking setting "${name}"; known: ${Object.keys(shape).join(", ")}.`);
+    }
+    if (typeof expected === "object" && expected !== null) checkOverrides(value, expected, name);
+    else if (typeof expected === "number" ? typeof value !== "number" || !Number.isFinite(value) : typeof value !== typeof expected) {
+      throw new ContextSmithError("INVALID_ARGUMENT", `Ranking setting "${name}" must be ${typeof expected === "number" ? "a finite number" : `a ${typeof expected}`}, not ${JSON.stringify(value) ?? String(value)}.`);
+    }
+  }
 }

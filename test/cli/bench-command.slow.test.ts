@@ -49,6 +49,9 @@ describe("ctxsmith bench", () => {
     const ranking = runCli(["bench", "--dataset", dataset, "--ranking", "{not json"]);
     expect(ranking.status).toBe(2);
     expect(ranking.stderr).toContain("--ranking must be a JSON object");
+    const misspelt = runCli(["bench", "--dataset", dataset, "--ranking", '{"pack":{"prosevalue":0}}']);
+    expect(misspelt.status).toBe(2);
+    expect(misspelt.stderr).toContain('Unknown ranking setting "pack.prosevalue"');
     const missing = runCli(["bench", "--dataset", join(dir, "nope.jsonl")]);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain("Cannot read the dataset");
