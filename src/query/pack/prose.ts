@@ -6,7 +6,6 @@ const HASH_COMMENTS = new Set<Language>(["python", "ruby", "bash", "yaml", "toml
 const SLASH_COMMENTS = new Set<Language>(["javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp", "csharp", "php", "kotlin", "scala", "swift", "css"]);
 /** A Python string that starts a line with its triple quote (`r"""` and `u'''` too: f- and b-strings are never docstrings). */
 const DOCSTRING = /^[rRuU]?("""|''')/;
-const TRIPLE = /"""|'''/g;
 
 /**
  * Which lines of a file are prose rather than code: comment lines and, in Python, the lines of a
@@ -60,9 +59,18 @@ export function proseLines(lines: readonly string[], language: Language | null):
 /** The triple quote left open at the end of `text` (a line of Python), or null. */
 function openTriple(text: string): string | null {
   let open: string | null = null;
-  for (const [quote] of text.matchAll(TRIPLE)) {
-    if (open === null) open = quote;
-    else if (quote === open) open = null;
+  // indexOf, not a regex: most lines hold no triple quote, and every code line of every packed file is asked.
+  for (let at = 0; ; at += 3) {
+    if (open === null) {
+      const double = text.indexOf('"""', at);
+      const single = text.indexOf("'''", at);
+      if (double < 0 && single < 0) return null;
+      at = double < 0 || (single >= 0 && single < double) ? single : double;
+      open = text.slice(at, at + 3);
+    } else {
+      at = text.indexOf(open, at);
+      if (at < 0) return open;
+      open = null;
+    }
   }
-  return open;
 }
