@@ -48,7 +48,7 @@ describe("crash safety: kill -9 during indexing", () => {
       expect(await killDuring(repo.root, point.when)).toBe(true);
       const rerun = runCli(["index", repo.root, "--json", "--jobs", "2"]);
       expect(rerun.status, rerun.stderr).toBe(0);
-      expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+      expect(await dumpIndex(join(repo.root, ".contextsmith")), `the rerun said: ${rerun.stdout}`).toEqual(clean);
     });
   }
 
@@ -61,7 +61,7 @@ describe("crash safety: kill -9 during indexing", () => {
       expect(killed.status, `not killed at ${point}: ${killed.stderr}`).toBeNull();
       const rerun = runCli(["index", repo.root, "--json", "--jobs", "2"]);
       expect(rerun.status, rerun.stderr).toBe(0);
-      expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+      expect(await dumpIndex(join(repo.root, ".contextsmith")), `the rerun said: ${rerun.stdout}`).toEqual(clean);
     });
   }
 
@@ -74,7 +74,7 @@ describe("crash safety: kill -9 during indexing", () => {
     expect(killed.status, `not killed while staging: ${killed.stderr}`).toBeNull();
     const rerun = runCli(["index", repo.root, "--json", "--jobs", "2"], { env: small });
     expect(rerun.status, rerun.stderr).toBe(0);
-    expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+    expect(await dumpIndex(join(repo.root, ".contextsmith")), `the rerun said: ${rerun.stdout}`).toEqual(clean);
   });
 
   it("compares every table: none of them is empty in the clean index", () => {
@@ -99,7 +99,7 @@ describe("crash safety: kill -9 during indexing", () => {
     expect(resumedTotal).toBeLessThan(900);
     const rerun = runCli(["index", repo.root, "--json"]);
     expect(rerun.status, rerun.stderr).toBe(0);
-    expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+    expect(await dumpIndex(join(repo.root, ".contextsmith")), `the rerun said: ${rerun.stdout}`).toEqual(clean);
   });
 
   it("forgets the definitions of a file deleted after a run killed before its graph was resolved", async () => {
@@ -135,7 +135,7 @@ describe("crash safety: a first graph build's definitions, in chunks", () => {
       // The first chunk's names are registered: the rerun takes the incremental path and ends the same.
       const rerun = runCli(["index", repo.root, "--json"]);
       expect(rerun.status, rerun.stderr).toBe(0);
-      expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+      expect(await dumpIndex(join(repo.root, ".contextsmith")), `the rerun said: ${rerun.stdout}`).toEqual(clean);
     } finally {
       repo.dispose();
     }

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { execa } from "execa";
+import { ContextSmithError } from "../../core/errors.js";
 
 /** What a ref file or `.git` file can hold; anything longer is not git's. */
 const MAX_SMALL_FILE = 4096;
@@ -14,13 +15,17 @@ const GIT_LOCATION_ENV = ["GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_CEI
  * HEAD's commit, or null outside a repository or before the first commit. Every index run asks,
  * no-change runs included, and a `git rev-parse` process cost one 15–25 ms of its 0.2 s: so HEAD is
  * first read from the files git keeps it in ({@link headFromFiles}), and git is asked only where
- * they do not say plainly.
+ * they do not say plainly. Throws GIT_FAILED where git could not be run to ask.
  */
 export async function gitHead(root: string): Promise<string | null> {
   const read = headFromFiles(root);
   if (read !== undefined) return read;
   const r = await execa("git", ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root, reject: false });
-  return r.exitCode === 0 ? r.stdout.trim() : null;
+  if (r.exitCode === 0) return r.stdout.trim();
+  // git that could not start or was killed said nothing: taken for "no commit", that would record
+  // an empty history as current (until HEAD moved); the history stage warns and the next run asks again.
+  if (r.exitCode === undefined) throw new ContextSmithError("GIT_FAILED", `Could not ask git for HEAD: ${r.shortMessage}`);
+  return null;
 }
 
 /**

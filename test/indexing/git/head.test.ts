@@ -67,6 +67,15 @@ describe("gitHead and headFromFiles", () => {
     expect(headFromFiles(plain, noEnv)).toBeUndefined();
     expect(await gitHead(plain)).toBeNull();
 
+    // Where git cannot be run to ask, that is no answer: an error, not "no commit".
+    const path = process.env.PATH;
+    process.env.PATH = plain;
+    try {
+      await expect(gitHead(unborn.root)).rejects.toMatchObject({ code: "GIT_FAILED" });
+    } finally {
+      process.env.PATH = path;
+    }
+
     const r = repo();
     const head = r.git("rev-parse", "HEAD").trim();
     // The environment places the repository: git alone is asked.
