@@ -1,7 +1,7 @@
 import { tokenize } from "../../core/tokenize.js";
 import type { SymbolInfo } from "../../core/types.js";
 import type { PackConfig } from "../ranking-config.js";
-import { hasLineIn } from "./file-text.js";
+import { hasLineIn, NO_LINES } from "./file-text.js";
 import { importLines } from "./imports.js";
 import { renderLine } from "./render.js";
 import type { Candidate, PackFile } from "./types.js";
@@ -111,8 +111,6 @@ function rangeScorer(file: PackFile, terms: TermWeights, proseValue: number): (s
   return (start, end) =>
     present.reduce((sum, { weight, code, prosed }) => (hasLineIn(code, start, end) ? sum + weight : hasLineIn(prosed, start, end) ? sum + proseValue * weight : sum), 0);
 }
-
-const NO_LINES: readonly number[] = Object.freeze([]);
 
 /** Definitions named for a file below the packed ones. */
 const COVER_SYMBOLS = 3;

@@ -16,7 +16,8 @@ export interface FileText {
   prose(): Uint8Array;
 }
 
-const NONE: readonly number[] = Object.freeze([]);
+/** The lines of a token that occurs on none: one shared empty list. */
+export const NO_LINES: readonly number[] = Object.freeze([]);
 /**
  * Tokens looked up by scanning before the whole file is tokenized instead. Each scan reads the
  * whole text; tokenizing every line costs about as much as 35 scans (sympy's 180 KB
@@ -76,10 +77,10 @@ export function fileText(path: string, language: Language | null, text: string):
   const linesOf = (token: string): readonly number[] => {
     const known = answers.get(token);
     if (known) return known;
-    if (complete || !TOKEN.test(token)) return NONE;
+    if (complete || !TOKEN.test(token)) return NO_LINES;
     if (answers.size >= SCANS) {
       tokenizeAll();
-      return answers.get(token) ?? NONE;
+      return answers.get(token) ?? NO_LINES;
     }
     // Lower-casing keeps every line break, so lines are counted in the lower-cased text itself
     // (a few characters change length when lower-cased).
@@ -95,7 +96,7 @@ export function fileText(path: string, language: Language | null, text: string):
       // A line found once is done.
       at = lower.indexOf(token, hit ? lineEnd(line) : next);
     }
-    const answer = found.length > 0 ? found : NONE;
+    const answer = found.length > 0 ? found : NO_LINES;
     answers.set(token, answer);
     return answer;
   };
