@@ -269,7 +269,7 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
   // (how many further files are named, at 4k, and what naming one is worth; coverFiles = maxFiles
   // names none).
   const sweeps: Array<{ key: string; title: string; settings: Array<Partial<PackConfig>> }> = [
-    { key: "coverage", title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20].flatMap((coverFiles) => [0.05, 0.1, 0.25, 0.5, 1].map((coverValue) => ({ coverFiles, coverValue })))] },
+    { key: "coverage", title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20, 25, 30].flatMap((coverFiles) => [0.05, 0.1, 0.25, 0.5, 1].map((coverValue) => ({ coverFiles, coverValue })))] },
     // Packs cached before the release notes were (no `releaseNotes`) score the same in every row.
     { key: "notes", title: "Release notes", settings: [{ notesValue: 0 }, ...[0.05, 0.1, 0.2].flatMap((notesShare) => [0.01, 0.05, 0.2].map((notesValue) => ({ notesShare, notesValue })))] },
     { key: "score", title: "Fused score's share as a file's worth", settings: [0, 1, 2, 3, 4, 5, 8].map((scoreSharpness) => ({ scoreSharpness })) },

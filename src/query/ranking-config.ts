@@ -175,9 +175,10 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     // From the prose sweep on both tuning sets (bench/results-tune/prose.md): a docstring's
     // examples and a comment's words made long documented bodies the best match of their file.
     proseValue: 0.1,
-    // From the tuner's coverage sweep (bench/results-tune/coverage.md): higher values trade lines
-    // for coverage (names taken before code), lower ones name fewer files.
-    coverFiles: 15,
+    // From the coverage sweep on both tuning sets (bench/results-tune/coverage.md): every held-out
+    // repository picked 30 from 10–40 (15 before: 25 and 30 were outside the earlier grid); a higher
+    // coverValue takes names before code, a lower one names fewer files.
+    coverFiles: 30,
     coverValue: 0.1,
     // From the release-notes sweep on both tuning sets (bench/results-tune/release-notes.md).
     notesValue: 0.05,
