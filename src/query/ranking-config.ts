@@ -96,6 +96,12 @@ export interface PackConfig {
   /** Value of such a file's named definitions relative to its rank's weight (1 / rank^rankDecay; its score's share does not count). */
   readonly coverValue: number;
   /**
+   * How many of the task's terms, heaviest first, choose which definitions of such a file are
+   * named. A few are looked up by scanning the file's text; all of a long issue's terms would
+   * tokenize every named file whole.
+   */
+  readonly coverTerms: number;
+  /**
    * Value of the head of the release notes a repository's fixes usually add to (a share of recent
    * commits of at least `notesShare`), shown after the code; 0 turns it off.
    */
@@ -180,6 +186,10 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     // coverValue takes names before code, a lower one names fewer files.
     coverFiles: 30,
     coverValue: 0.1,
+    // Chosen leave-one-repository-out over both tuning sets from 2, 4, 6, 8, 12, 16 and all (22 of
+    // 23 held-out repositories picked 4; bench/results-tune/coverage.md): names chosen by fewer
+    // terms are fewer and shorter, so more files are named, and first-touch packing costs half.
+    coverTerms: 4,
     // From the release-notes sweep on both tuning sets (bench/results-tune/release-notes.md).
     notesValue: 0.05,
     notesShare: 0.1,

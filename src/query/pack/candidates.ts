@@ -115,10 +115,17 @@ function rangeScorer(file: PackFile, terms: TermWeights, proseValue: number): (s
 /** Definitions named for a file below the packed ones. */
 const COVER_SYMBOLS = 3;
 
+/** The `count` heaviest of `terms` (ties by term, so the pick does not depend on the map's order). */
+export function heaviest(terms: TermWeights, count: number): TermWeights {
+  if (terms.size <= count) return terms;
+  return new Map([...terms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, Math.max(0, count)));
+}
+
 /**
  * The one candidate of a file ranked below those whose code is packed: the declaration lines of
- * up to three of its definitions that match the task best (by the task's terms on the declaration
- * line and in the body; one holding a line the task names first), in file order. It names the
+ * up to three of its definitions that match the task best (by the task's `coverTerms` heaviest
+ * terms on the declaration line and in the body; one holding a line the task names first), in
+ * file order. It names the
  * file and where to look in it for a few tokens. A file whose definitions match nothing shows its
  * first top-level declaration; one without definitions (text, an unparsed file), its first
  * non-blank line.
@@ -126,7 +133,7 @@ const COVER_SYMBOLS = 3;
 export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate | null {
   const n = file.lines.length;
   if (n === 0) return null;
-  const score = rangeScorer(file, terms, config.proseValue);
+  const score = rangeScorer(file, heaviest(terms, config.coverTerms), config.proseValue);
   const scored = (symbols ?? [])
     .map((symbol) => {
       const declaration = declarationLine(symbol, file.lines);

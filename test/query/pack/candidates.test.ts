@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { SymbolInfo } from "../../../src/core/types.js";
-import { coverCandidate, fileCandidates } from "../../../src/query/pack/candidates.js";
+import { coverCandidate, fileCandidates, heaviest } from "../../../src/query/pack/candidates.js";
 import { fileText, type FileText } from "../../../src/query/pack/file-text.js";
 import { coverDepth, packDepth, packRanking, packSources, type PackSource } from "../../../src/query/pack/pack-ranking.js";
 import { resolveRanking } from "../../../src/query/ranking-config.js";
@@ -51,6 +51,18 @@ describe("file coverage: files below the packed ones are named by their best def
     expect(withFrame.ranges).toEqual([[framed.startLine, framed.startLine]]);
     const notes = fileText("NOTES.md", null, "\n\n# Notes\nledger things\n");
     expect(coverCandidate({ ...notes, rank: 9, why: "#9" }, undefined, source.termWeights, config)!.ranges).toEqual([[3, 3]]);
+  });
+
+  it("chooses the named definitions by the task's coverTerms heaviest terms only", () => {
+    const { text, symbols } = files[0]!;
+    // `other` (in every body but the hot one) is the lighter term: with one term only `ledger` counts.
+    const terms = new Map([["other", 1], ["ledger", 3]]);
+    const named = (coverTerms: number) => coverCandidate({ ...text, rank: 8, why: "#8" }, symbols, terms, resolveRanking({ pack: { coverTerms } }).pack)!.ranges;
+    expect(named(1)).toEqual([[symbols[17]!.startLine, symbols[17]!.startLine]]);
+    // With both, the hot definition (3) still leads, and the next two that hold `other` join it, in file order.
+    expect(named(2)).toEqual([[symbols[0]!.startLine, symbols[0]!.startLine], [symbols[1]!.startLine, symbols[1]!.startLine], [symbols[17]!.startLine, symbols[17]!.startLine]]);
+    expect(heaviest(new Map([["b", 2], ["a", 2], ["c", 5]]), 2)).toEqual(new Map([["c", 5], ["a", 2]]));
+    expect(heaviest(terms, 5)).toBe(terms);
   });
 
   it("at 4,000 tokens shows code of the top files and names the files down to coverFiles, never over budget", async () => {
