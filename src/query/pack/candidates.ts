@@ -98,15 +98,18 @@ export function fileCandidates(file: PackFile, symbols: readonly SymbolInfo[] | 
  * term found only on prose lines there (comments, docstrings) at `proseValue` of its weight.
  */
 function rangeScorer(file: PackFile, terms: TermWeights, proseValue: number): (start: number, end: number) => number {
-  const prose = proseValue !== 1 ? file.prose() : null;
-  // The task's terms in this file, with the code lines and the prose lines they are on.
+  // The task's terms in this file, with the code lines and the prose lines they are on. Prose lines
+  // are found only in a file that holds a term (a named file often holds none of the few asked).
   const present: Array<{ weight: number; code: readonly number[]; prosed: readonly number[] }> = [];
   const weights = [...terms.values()];
+  let prose: Uint8Array | null | undefined;
   file.linesOfEach([...terms.keys()]).forEach((lines, i) => {
     if (lines.length === 0) return;
+    if (prose === undefined) prose = proseValue !== 1 ? file.prose() : null;
+    const marks = prose;
     const weight = weights[i]!;
-    if (!prose || !lines.some((line) => prose[line])) present.push({ weight, code: lines, prosed: NO_LINES });
-    else present.push({ weight, code: lines.filter((line) => !prose[line]), prosed: lines.filter((line) => prose[line]) });
+    if (!marks || !lines.some((line) => marks[line])) present.push({ weight, code: lines, prosed: NO_LINES });
+    else present.push({ weight, code: lines.filter((line) => !marks[line]), prosed: lines.filter((line) => marks[line]) });
   });
   return (start, end) =>
     present.reduce((sum, { weight, code, prosed }) => (hasLineIn(code, start, end) ? sum + weight : hasLineIn(prosed, start, end) ? sum + proseValue * weight : sum), 0);
