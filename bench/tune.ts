@@ -270,8 +270,8 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
   // names none).
   const sweeps: Array<{ key: string; title: string; settings: Array<Partial<PackConfig>> }> = [
     { key: "coverage", title: "File coverage against lines", settings: [{ coverFiles: base.pack.maxFiles }, ...[10, 15, 20, 25, 30].flatMap((coverFiles) => [0.05, 0.1, 0.25, 0.5, 1].map((coverValue) => ({ coverFiles, coverValue })))] },
-    // Packs cached before the release notes were (no `releaseNotes`) score the same in every row.
     { key: "coverTerms", title: "Task terms that choose a named file's definitions", settings: [2, 4, 6, 8, 12, 16, 1000].map((coverTerms) => ({ coverTerms })) },
+    // Packs cached before the release notes were (no `releaseNotes`) score the same in every row.
     { key: "notes", title: "Release notes", settings: [{ notesValue: 0 }, ...[0.05, 0.1, 0.2].flatMap((notesShare) => [0.01, 0.05, 0.2].map((notesValue) => ({ notesShare, notesValue })))] },
     { key: "score", title: "Fused score's share as a file's worth", settings: [0, 1, 2, 3, 4, 5, 8].map((scoreSharpness) => ({ scoreSharpness })) },
     { key: "imports", title: "Import statements", settings: [0, 0.02, 0.05, 0.1, 0.2].map((importsValue) => ({ importsValue })) },
@@ -303,8 +303,9 @@ async function tunePacking(dir: string, fusion: Params): Promise<string[]> {
     maxFiles: [5, 10, 20],
     repeatDiscount: [0.5, 0.8, 1],
     wholeFileLines: [30, 60, 120],
-    coverFiles: [5, 10, 15, 20],
+    coverFiles: [5, 10, 15, 20, 30],
     coverValue: [0.05, 0.1, 0.25, 0.5, 1],
+    coverTerms: [2, 4, 8],
     importsValue: [0, 0.02, 0.05, 0.1],
   };
   let best: PackConfig = { ...base.pack };

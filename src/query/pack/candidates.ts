@@ -102,14 +102,13 @@ function rangeScorer(file: PackFile, terms: TermWeights, proseValue: number): (s
   // are found only in a file that holds a term (a named file often holds none of the few asked).
   const present: Array<{ weight: number; code: readonly number[]; prosed: readonly number[] }> = [];
   const weights = [...terms.values()];
-  let prose: Uint8Array | null | undefined;
-  file.linesOfEach([...terms.keys()]).forEach((lines, i) => {
+  const each = file.linesOfEach([...terms.keys()]);
+  const prose = proseValue !== 1 && each.some((lines) => lines.length > 0) ? file.prose() : null;
+  each.forEach((lines, i) => {
     if (lines.length === 0) return;
-    if (prose === undefined) prose = proseValue !== 1 ? file.prose() : null;
-    const marks = prose;
     const weight = weights[i]!;
-    if (!marks || !lines.some((line) => marks[line])) present.push({ weight, code: lines, prosed: NO_LINES });
-    else present.push({ weight, code: lines.filter((line) => !marks[line]), prosed: lines.filter((line) => marks[line]) });
+    if (!prose || !lines.some((line) => prose[line])) present.push({ weight, code: lines, prosed: NO_LINES });
+    else present.push({ weight, code: lines.filter((line) => !prose[line]), prosed: lines.filter((line) => prose[line]) });
   });
   return (start, end) =>
     present.reduce((sum, { weight, code, prosed }) => (hasLineIn(code, start, end) ? sum + weight : hasLineIn(prosed, start, end) ? sum + proseValue * weight : sum), 0);
@@ -128,10 +127,9 @@ export function heaviest(terms: TermWeights, count: number): TermWeights {
  * The one candidate of a file ranked below those whose code is packed: the declaration lines of
  * up to three of its definitions that match the task best (by the task's `coverTerms` heaviest
  * terms on the declaration line and in the body; one holding a line the task names first), in
- * file order. It names the
- * file and where to look in it for a few tokens. A file whose definitions match nothing shows its
- * first top-level declaration; one without definitions (text, an unparsed file), its first
- * non-blank line.
+ * file order. It names the file and where to look in it for a few tokens. A file whose
+ * definitions match nothing shows its first top-level declaration; one without definitions (text,
+ * an unparsed file), its first non-blank line.
  */
 export function coverCandidate(file: PackFile, symbols: readonly SymbolInfo[] | undefined, terms: TermWeights, config: PackConfig, focus: readonly number[] = []): Candidate | null {
   const n = file.lines.length;

@@ -1,7 +1,7 @@
 import type { SymbolInfo } from "../../core/types.js";
 import type { RankingConfig } from "../ranking-config.js";
 import type { ContextResult, RankedFile } from "../types.js";
-import { coverCandidate, fileCandidates, notesCandidate, NOTES_READ_LINES, type TermWeights } from "./candidates.js";
+import { coverCandidate, fileCandidates, heaviest, notesCandidate, NOTES_READ_LINES, type TermWeights } from "./candidates.js";
 import type { FileText } from "./file-text.js";
 import { INITIAL_RATIO, pack } from "./pack.js";
 import type { AsyncTokenCounter } from "../../runtime/token-worker.js";
@@ -29,7 +29,7 @@ export function packDepth(config: RankingConfig, budget: number): number {
   return Math.ceil(config.pack.maxFiles * Math.max(1, budget / 4000));
 }
 
-/** Files named beyond the packed ones, at most, whatever the budget: each is read and tokenized whole. */
+/** Files named beyond the packed ones, at most, whatever the budget: each is read and scanned for the task's heaviest terms. */
 const MAX_NAMED = 60;
 
 /** How many of the ranked files a pack at `budget` names at least (see {@link PackConfig.coverFiles}). */
@@ -102,6 +102,13 @@ export async function packSources(entries: readonly PackEntry[], budget: number,
   const scored = (e: PackEntry): boolean => !e.linked && !e.coverOnly && !e.notes;
   const best = Math.max(0, ...read.filter(({ entry, text }) => text && scored(entry)).map(({ entry }) => entry.file.score));
   const candidates: Candidate[] = [];
+  // Each source's heaviest terms, cut once for all the files it names (a workspace packs several sources).
+  const coverTerms = new Map<TermWeights, TermWeights>();
+  const coverTermsOf = (terms: TermWeights): TermWeights => {
+    let cut = coverTerms.get(terms);
+    if (!cut) coverTerms.set(terms, (cut = heaviest(terms, config.pack.coverTerms)));
+    return cut;
+  };
   let rank = 0;
   for (const { entry, text } of read) {
     rank++;
@@ -116,7 +123,7 @@ export async function packSources(entries: readonly PackEntry[], budget: number,
       const head = notesCandidate(file, config.pack);
       if (head) candidates.push(head);
     } else if (coverOnly) {
-      const cover = coverCandidate(file, source.symbols(ranked.path), source.termWeights, config.pack, lines);
+      const cover = coverCandidate(file, source.symbols(ranked.path), coverTermsOf(source.termWeights), config.pack, lines);
       if (cover) candidates.push(cover);
     } else {
       candidates.push(...fileCandidates(file, source.symbols(ranked.path), source.termWeights, config.pack, lines, budget / INITIAL_RATIO));

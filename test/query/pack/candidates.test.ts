@@ -63,6 +63,18 @@ describe("file coverage: files below the packed ones are named by their best def
     expect(named(2)).toEqual([[symbols[0]!.startLine, symbols[0]!.startLine], [symbols[1]!.startLine, symbols[1]!.startLine], [symbols[17]!.startLine, symbols[17]!.startLine]]);
     expect(heaviest(new Map([["b", 2], ["a", 2], ["c", 5]]), 2)).toEqual(new Map([["c", 5], ["a", 2]]));
     expect(heaviest(terms, 5)).toBe(terms);
+    expect(heaviest(terms, 0).size).toBe(0);
+    expect(heaviest(terms, -1).size).toBe(0);
+  });
+
+  it("finds a named file's prose lines only when it holds one of the terms asked", () => {
+    const { text, symbols } = files[0]!;
+    const noProse = { ...text, rank: 8, why: "#8", prose: () => expect.unreachable("prose() read for a file holding no term") };
+    expect(coverCandidate(noProse, symbols, new Map([["absent", 1]]), resolveRanking().pack)!.ranges).toEqual([[symbols[0]!.startLine, symbols[0]!.startLine]]);
+    let read = 0;
+    const counted = { ...text, rank: 8, why: "#8", prose: () => (read++, text.prose()) };
+    coverCandidate(counted, symbols, new Map([["ledger", 1]]), resolveRanking().pack);
+    expect(read).toBe(1);
   });
 
   it("at 4,000 tokens shows code of the top files and names the files down to coverFiles, never over budget", async () => {
