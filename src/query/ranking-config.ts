@@ -182,7 +182,7 @@ export const DEFAULT_RANKING: RankingConfig = Object.freeze({
     // examples and a comment's words made long documented bodies the best match of their file.
     proseValue: 0.1,
     // From the coverage sweep on both tuning sets (bench/results-tune/coverage.md): every held-out
-    // repository picked 30 from 10–40 (15 before: 25 and 30 were outside the earlier grid); a higher
+    // repository picked 30 from 10–30 (15 before: 25 and 30 were outside the earlier grid); a higher
     // coverValue takes names before code, a lower one names fewer files.
     coverFiles: 30,
     coverValue: 0.1,
