@@ -445,14 +445,17 @@ export class Bm25Builder {
     const chunks = this.#chunks;
     this.#chunks = SPENT;
     this.#termNumbers.clear();
-    const termCount = this.#terms.length;
-    // Sorted, so a reader finds a term by binary search in one string instead of building a map.
-    const order = this.#terms.map((_, n) => n).sort((a, b) => (this.#terms[a]! < this.#terms[b]! ? -1 : 1));
+    const terms = this.#terms;
+    const termCount = terms.length;
+    // Sorted by code point, the order of their UTF-8 bytes, so a reader finds a term by binary
+    // search over the bytes. JavaScript's `<` agrees unless a term holds a unit past U+D7FF.
+    const compare = terms.some((t) => PAST_D7FF.test(t)) ? compareCodePoints : (a: string, b: string) => (a < b ? -1 : 1);
+    const order = terms.map((_, n) => n).sort((a, b) => compare(terms[a]!, terms[b]!));
     const rank = new Uint32Array(termCount);
     order.forEach((n, i) => {
       rank[n] = i;
     });
-    const layout = snapshotLayout(order.map((n) => this.#terms[n]).join("\n"), termCount, this.#rows, this.#lengths.size);
+    const layout = snapshotLayout(order.map((n) => terms[n]!), this.#rows, this.#lengths.size);
     const { offsets, ids, tfs, docIds, docLengths } = layout;
     // Counting sort by the term's rank; rows of one term keep the order they were added in.
     const rowsOf = (c: number): number => (c === chunks.length - 1 ? this.#filled : chunks[c]!.ids.length);
@@ -484,60 +487,92 @@ export class Bm25Builder {
 const SPENT: RowChunk[] = [];
 const EMPTY_CHUNK: RowChunk = { terms: new Uint32Array(0), ids: new Uint32Array(0), tfs: new Uint16Array(0) };
 
+/** A term with a UTF-16 unit past U+D7FF: surrogates and U+E000–U+FFFF, which `<` orders otherwise than code points do. */
+const PAST_D7FF = /[\ud800-\uffff]/;
+
+/** Orders strings by code point, as their UTF-8 bytes order (`<` compares UTF-16 units). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointUnit(x) - codePointUnit(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit moved so that units compare in code point order: surrogates above U+E000–U+FFFF. */
+function codePointUnit(unit: number): number {
+  return unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
+}
+
 /**
- * A snapshot's bytes, zeroed, with views on each of its arrays. Layout: u32 header length, JSON
- * header { terms, n, p, d }, then the arrays (offsets, posting ids, posting frequencies, document
- * ids, document lengths), each 4-byte aligned. One buffer of its own, so a reader of it right away
- * ({@link Bm25Snapshot.parse}) reads it where it is.
+ * A snapshot's bytes, zeroed but for its terms, with views on each of its arrays. Layout: u32
+ * header length, JSON header { n, p, d, t } (terms, postings, documents, bytes of terms), then the
+ * arrays, each 4-byte aligned: where each term starts in the term bytes (n + 1), offsets (n + 1),
+ * posting ids, posting frequencies, document ids, document lengths; then the terms' UTF-8 bytes,
+ * one after the other, in code point order. A reader finds a term there by binary search: nothing
+ * is decoded or scanned to open a snapshot (sympy's 77,000 body terms were a 1 MB JSON string,
+ * parsed and scanned for its line breaks in 6 ms by every query process). One buffer of its own,
+ * so a reader of it right away ({@link Bm25Snapshot.parse}) reads it where it is.
  */
-function snapshotLayout(terms: string, termCount: number, postings: number, docs: number): { bytes: Buffer; offsets: Uint32Array; ids: Uint32Array; tfs: Uint16Array; docIds: Uint32Array; docLengths: Uint32Array } {
-  const header = Buffer.from(JSON.stringify({ terms, n: termCount, p: postings, d: docs }));
-  const aligned = (n: number): number => n + ((4 - (n % 4)) % 4);
-  let at = aligned(4 + header.length);
-  const starts = [(termCount + 1) * 4, postings * 4, aligned(postings * 2), docs * 4, docs * 4].map((size) => {
-    const start = at;
-    at += size;
-    return start;
-  });
-  const bytes = Buffer.alloc(at);
+function snapshotLayout(terms: readonly string[], postings: number, docs: number): { bytes: Buffer; offsets: Uint32Array; ids: Uint32Array; tfs: Uint16Array; docIds: Uint32Array; docLengths: Uint32Array } {
+  const termCount = terms.length;
+  const joined = terms.join("");
+  const termBytes = Buffer.byteLength(joined);
+  const header = Buffer.from(JSON.stringify({ n: termCount, p: postings, d: docs, t: termBytes }));
+  const { size, at } = layoutOf(header.length, termCount, postings, docs);
+  const bytes = Buffer.alloc(size + termBytes);
   const buffer = bytes.buffer;
+  const view = <T>(make: new (buffer: ArrayBufferLike, offset: number, length: number) => T, part: number, length: number): T => new make(buffer, bytes.byteOffset + at[part]!, length);
   new Uint32Array(buffer, bytes.byteOffset, 1)[0] = header.length;
   header.copy(bytes, 4);
+  const starts = view(Uint32Array, 0, termCount + 1);
+  let start = 0;
+  terms.forEach((term, i) => {
+    starts[i] = start;
+    start += Buffer.byteLength(term);
+  });
+  starts[termCount] = start;
+  bytes.write(joined, size, "utf8");
   return {
     bytes,
-    offsets: new Uint32Array(buffer, bytes.byteOffset + starts[0]!, termCount + 1),
-    ids: new Uint32Array(buffer, bytes.byteOffset + starts[1]!, postings),
-    tfs: new Uint16Array(buffer, bytes.byteOffset + starts[2]!, postings),
-    docIds: new Uint32Array(buffer, bytes.byteOffset + starts[3]!, docs),
-    docLengths: new Uint32Array(buffer, bytes.byteOffset + starts[4]!, docs),
+    offsets: view(Uint32Array, 1, termCount + 1),
+    ids: view(Uint32Array, 2, postings),
+    tfs: view(Uint16Array, 3, postings),
+    docIds: view(Uint32Array, 4, docs),
+    docLengths: view(Uint32Array, 5, docs),
   };
+}
+
+/** Where a snapshot's arrays start (see `snapshotLayout`), and where its term bytes do. */
+function layoutOf(headerLength: number, termCount: number, postings: number, docs: number): { size: number; at: number[] } {
+  const aligned = (n: number): number => n + ((4 - (n % 4)) % 4);
+  let size = aligned(4 + headerLength);
+  const at = [(termCount + 1) * 4, (termCount + 1) * 4, postings * 4, aligned(postings * 2), docs * 4, docs * 4].map((bytes) => {
+    const start = size;
+    size += bytes;
+    return start;
+  });
+  return { size, at };
 }
 
 /** Immutable postings in typed arrays; (de)serialised as one binary value. */
 export class Bm25Snapshot implements Bm25Stats {
-  /** Start of each term in `terms`, plus one past the end. */
-  readonly #starts: Uint32Array;
   readonly #lengths = new Map<number, number>();
   readonly totalLength: number;
 
   constructor(
-    /** The sorted terms, joined by newlines. */
-    readonly terms: string,
-    readonly termCount: number,
+    /** Where each term starts in `termBytes`, plus one past the end. */
+    readonly termStarts: Uint32Array,
+    /** The terms' UTF-8 bytes, in code point order, one after the other. */
+    readonly termBytes: Uint8Array,
     readonly offsets: Uint32Array,
     readonly postingIds: Uint32Array,
     readonly postingTfs: Uint16Array,
     readonly docIds: Uint32Array,
     readonly docLengths: Uint32Array,
   ) {
-    this.#starts = new Uint32Array(termCount + 1);
-    let at = 0;
-    for (let i = 0; i < termCount; i++) {
-      this.#starts[i] = at;
-      const nl = terms.indexOf("\n", at);
-      at = nl < 0 ? terms.length + 1 : nl + 1;
-    }
-    this.#starts[termCount] = terms.length + 1;
     let total = 0;
     docIds.forEach((id, i) => {
       this.#lengths.set(id, docLengths[i]!);
@@ -546,15 +581,32 @@ export class Bm25Snapshot implements Bm25Stats {
     this.totalLength = total;
   }
 
-  /** Position of `term` in the sorted terms, or -1. */
+  get termCount(): number {
+    return this.termStarts.length - 1;
+  }
+
+  /** The terms, in order (for tests and tools: a query looks terms up). */
+  terms(): string[] {
+    const text = Buffer.from(this.termBytes.buffer, this.termBytes.byteOffset, this.termBytes.length);
+    return Array.from({ length: this.termCount }, (_, i) => text.toString("utf8", this.termStarts[i], this.termStarts[i + 1]));
+  }
+
+  /** Position of `term` among the terms, or -1: a binary search comparing UTF-8 bytes. */
   #indexOf(term: string): number {
+    const key = Buffer.from(term, "utf8");
+    const bytes = this.termBytes;
+    const starts = this.termStarts;
     let lo = 0;
     let hi = this.termCount - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const t = this.terms.slice(this.#starts[mid], this.#starts[mid + 1]! - 1);
-      if (t === term) return mid;
-      if (t < term) lo = mid + 1;
+      const start = starts[mid]!;
+      const length = starts[mid + 1]! - start;
+      let order = 0;
+      for (let i = 0, n = Math.min(length, key.length); order === 0 && i < n; i++) order = bytes[start + i]! - key[i]!;
+      if (order === 0) order = length - key.length;
+      if (order === 0) return mid;
+      if (order < 0) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
@@ -596,7 +648,7 @@ export class Bm25Snapshot implements Bm25Stats {
   /** Reads a {@link Bm25Builder.serialize}d snapshot (laid out by `snapshotLayout`); it may keep `bytes`' memory, which the caller then leaves as it is. */
   static parse(bytes: Buffer | undefined): Bm25Snapshot {
     if (!bytes || bytes.length < 4) {
-      return new Bm25Snapshot("", 0, new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));
+      return new Bm25Snapshot(new Uint32Array(1), new Uint8Array(0), new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));
     }
     // Bytes that are a whole buffer of their own (LMDB's copy of a large value) are read where they
     // are; others are copied into a fresh, aligned buffer: a view into LMDB's memory map, or into a
@@ -605,20 +657,17 @@ export class Bm25Snapshot implements Bm25Stats {
     const owned = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && bytes.buffer instanceof ArrayBuffer;
     const view = owned ? (bytes.buffer as ArrayBuffer) : Uint8Array.from(bytes).buffer;
     const headerLength = new Uint32Array(view, 0, 1)[0]!;
-    const header = JSON.parse(Buffer.from(view, 4, headerLength).toString("utf8")) as { terms: string; n: number; p: number; d: number };
-    let offset = 4 + headerLength;
-    offset += (4 - (offset % 4)) % 4;
-    const take = <T>(make: (o: number) => T, bytes_: number): T => {
-      const value = make(offset);
-      offset += bytes_;
-      return value;
-    };
-    const offsets = take((o) => new Uint32Array(view, o, header.n + 1), (header.n + 1) * 4);
-    const ids = take((o) => new Uint32Array(view, o, header.p), header.p * 4);
-    const tfs = take((o) => new Uint16Array(view, o, header.p), header.p * 2 + ((4 - ((header.p * 2) % 4)) % 4));
-    const docIds = take((o) => new Uint32Array(view, o, header.d), header.d * 4);
-    const docLengths = take((o) => new Uint32Array(view, o, header.d), header.d * 4);
-    return new Bm25Snapshot(header.terms, header.n, offsets, ids, tfs, docIds, docLengths);
+    const header = JSON.parse(Buffer.from(view, 4, headerLength).toString("utf8")) as { n: number; p: number; d: number; t: number };
+    const { size, at } = layoutOf(headerLength, header.n, header.p, header.d);
+    return new Bm25Snapshot(
+      new Uint32Array(view, at[0]!, header.n + 1),
+      new Uint8Array(view, size, header.t),
+      new Uint32Array(view, at[1]!, header.n + 1),
+      new Uint32Array(view, at[2]!, header.p),
+      new Uint16Array(view, at[3]!, header.p),
+      new Uint32Array(view, at[4]!, header.d),
+      new Uint32Array(view, at[5]!, header.d),
+    );
   }
 }
 

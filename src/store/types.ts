@@ -4,9 +4,10 @@ import type { Provenance } from "../runtime/embed/types.js";
 /**
  * Bumped whenever the stored layout or what is extracted changes (17: the large tables
  * LZ4-compressed; 18: the lexical snapshot in segments, which a build before would read as
- * empty); a mismatch rebuilds the index cleanly.
+ * empty; 19: BM25 snapshots keep their terms as UTF-8 bytes in code point order, with where each
+ * starts, instead of a JSON string); a mismatch rebuilds the index cleanly.
  */
-export const SCHEMA_VERSION = 18;
+export const SCHEMA_VERSION = 19;
 
 /** Running totals over the indexed (not skipped) files, kept in one meta entry. */
 export interface Totals {

@@ -16,7 +16,7 @@ describe("Bm25Builder", () => {
     b.add(7, { terms: ["zeta", "alpha"], tfs: [2, 1], length: 3 });
     b.add(3, { terms: ["alpha", "mid"], tfs: [5, 70000], length: 9 });
     const snap = b.freeze();
-    expect(snap.terms.split("\n")).toEqual(["alpha", "mid", "zeta"]);
+    expect(snap.terms()).toEqual(["alpha", "mid", "zeta"]);
     expect([...snap.postings("alpha").ids]).toEqual([7, 3]);
     expect([...snap.postings("alpha").tfs]).toEqual([1, 5]);
     // Frequencies are capped at what 16 bits hold.
@@ -78,6 +78,19 @@ describe("Bm25Builder", () => {
     b.serialize();
     expect(() => b.serialize()).toThrow(/serialized twice/);
     expect(() => b.add(2, { terms: ["beta"], tfs: [1], length: 1 })).toThrow(/after serialize/);
+  });
+
+  it("finds every term by its bytes, in code point order, where JavaScript's order of UTF-16 units differs", () => {
+    // U+1F600 (a surrogate pair) sorts before U+FF21 by UTF-16 units, after it by code point.
+    const words = ["zeta", "ｆｕｌｌ", "😀smile", "émile", "a", "ab", "b", "中文", "\uffff", "Ａ"];
+    const b = new Bm25Builder();
+    words.forEach((w, i) => b.add(i + 1, { terms: [w], tfs: [i + 1], length: 1 }));
+    const snap = Bm25Snapshot.parse(b.serialize());
+    const byBytes = [...words].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    expect(snap.terms()).toEqual(byBytes);
+    expect(byBytes).not.toEqual([...words].sort());
+    words.forEach((w, i) => expect([...snap.postings(w).tfs]).toEqual([i + 1]));
+    for (const absent of ["", "aa", "zz", "😀", "ｆｕｌ", "中", "\ud83d"]) expect(snap.df(absent)).toBe(0);
   });
 
   it("writes an empty snapshot that reads back empty", () => {

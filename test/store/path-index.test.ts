@@ -46,6 +46,16 @@ describe("PathIndex", () => {
     expect(paths.resolveModule("self.cart")).toBeNull();
   });
 
+  it("finds a module by any tail of two parts or more, at a folder's boundary, every file that has it", () => {
+    const many = new PathIndex(["a/pkg/retry.py", "b/pkg/retry/__init__.py", "c/xpkg/retry.py", "pkg/retry.ts", "d/pkg/retry.txt", "lib/pkg/retry/mod.rs", "e/retry.py"]);
+    expect(many.resolveModule("pkg.retry.Policy")).toEqual({ paths: ["a/pkg/retry.py", "b/pkg/retry/__init__.py", "pkg/retry.ts", "lib/pkg/retry/mod.rs"], rest: ["Policy"] });
+    expect(many.resolveModule("xpkg.retry")).toEqual({ paths: ["c/xpkg/retry.py"], rest: [] });
+    expect(many.resolveModule("b.pkg.retry")).toEqual({ paths: ["b/pkg/retry/__init__.py"], rest: [] });
+    // The longest prefix that names a module wins over a shorter one.
+    expect(many.resolveModule("a.pkg.retry.pkg.retry")).toEqual({ paths: ["a/pkg/retry.py"], rest: ["pkg", "retry"] });
+    expect(many.resolveModule("g.retry")).toBeNull();
+  });
+
   it("tokenizes paths without their extension", () => {
     expect(paths.tokens("src/shop/payments/retry.py")).toEqual(["src", "shop", "payments", "retry"]);
   });
