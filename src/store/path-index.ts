@@ -6,8 +6,8 @@ import { tokenize } from "../core/tokenize.js";
  */
 const INSTALLED = /(?:^|\/)(?:site|dist)-packages\/(?:[^/]+\.egg\/)?/;
 /** Extensions a module path may resolve to, and the file names that stand for their folder. */
-const MODULE_EXT = /\.(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs)$/;
-const FOLDER_MODULE = /\/(?:__init__|index|mod|lib)$/;
+const MODULE_EXTS = new Set(["py", "pyi", "pyx", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "java", "go", "rs"]);
+const FOLDER_MODULES = new Set(["__init__", "index", "mod", "lib"]);
 
 /**
  * The repository's file paths, arranged for resolving what a task writes: a path (maybe
@@ -129,9 +129,15 @@ export class PathIndex {
     if (this.#modules) return this.#modules;
     const modules = new Map<string, Array<{ module: string; path: string }>>();
     for (const path of this.#paths) {
-      if (!MODULE_EXT.test(path)) continue;
-      const module = path.replace(MODULE_EXT, "").replace(FOLDER_MODULE, "");
-      const last = module.slice(module.lastIndexOf("/") + 1);
+      const dot = path.lastIndexOf(".");
+      if (dot < 0 || !MODULE_EXTS.has(path.slice(dot + 1))) continue;
+      let module = path.slice(0, dot);
+      let slash = module.lastIndexOf("/");
+      if (slash >= 0 && FOLDER_MODULES.has(module.slice(slash + 1))) {
+        module = module.slice(0, slash);
+        slash = module.lastIndexOf("/");
+      }
+      const last = module.slice(slash + 1);
       const list = modules.get(last);
       if (list) list.push({ module, path });
       else modules.set(last, [{ module, path }]);
