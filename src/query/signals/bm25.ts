@@ -1,17 +1,9 @@
 import type { Bm25Stats } from "../../store/lexical.js";
 
-/** How many of a match's terms are kept for its evidence. */
-const EVIDENCE_TERMS = 4;
-
 /** A document's BM25 score with the terms that contributed most. */
 export interface Bm25Match {
   score: number;
-  /**
-   * The {@link EVIDENCE_TERMS} terms that contributed most, with their contributions, largest first
-   * (ties in the order the terms were scored). Only these: a tuple for every term of every matching
-   * document was a million small arrays on babel's 27,000 files for a long issue text, most of a
-   * one-shot query's garbage collection.
-   */
+  /** Terms and their contributions, largest first (at most a few). */
   terms: Array<[string, number]>;
 }
 
@@ -37,19 +29,17 @@ export function scoreBm25(stats: Bm25Stats, terms: ReadonlyMap<string, number>, 
       let m = out.get(id);
       if (!m) out.set(id, (m = { score: 0, terms: [] }));
       m.score += contribution;
-      const top = m.terms;
-      if (top.length === EVIDENCE_TERMS && contribution <= top[EVIDENCE_TERMS - 1]![1]) continue;
-      // After every term that contributed as much or more: the order a stable sort would give.
-      let at = top.length;
-      while (at > 0 && top[at - 1]![1] < contribution) at--;
-      top.splice(at, 0, [term, contribution]);
-      if (top.length > EVIDENCE_TERMS) top.pop();
+      m.terms.push([term, contribution]);
     }
   }
   return out;
 }
 
 /** "term, term, term": the strongest terms of a match, for evidence. */
-export function topTerms(match: Bm25Match): string {
-  return match.terms.map(([t]) => t).join(", ");
+export function topTerms(match: Bm25Match, k = 4): string {
+  return match.terms
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([t]) => t)
+    .join(", ");
 }
