@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { termStats, tokenize } from "../../src/core/tokenize.js";
+import { seededRandom } from "../helpers/random.js";
 
 describe("tokenize", () => {
   it("splits camelCase and keeps the whole identifier", () => {
@@ -52,8 +53,7 @@ describe("tokenize", () => {
       return out;
     };
     const alphabet = "aAbZz09_$ .-\nHTTPxmlÉé";
-    let seed = 7;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = seededRandom(7);
     for (let n = 0; n < 5000; n++) {
       let text = "";
       for (let i = Math.floor(random() * 40); i > 0; i--) text += alphabet[Math.floor(random() * alphabet.length)];

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Bm25Builder, Bm25Snapshot } from "../../src/store/lexical.js";
+import { seededRandom as random } from "../helpers/random.js";
 
-/** A small deterministic generator, so the test is the same on every run. */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
-  };
-}
 
 describe("Bm25Builder", () => {
   it("groups postings by term, in sorted term order, keeping the order files were added in", () => {

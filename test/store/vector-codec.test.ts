@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeVector, encodeVectors, fromHalf, roundToHalf, toHalf } from "../../src/store/vector-codec.js";
+import { seededRandom } from "../helpers/random.js";
 
 describe("float16 vector storage", () => {
   it("encodes known values to their IEEE half-precision bits", () => {
@@ -15,8 +16,8 @@ describe("float16 vector storage", () => {
   });
 
   it("round-trips within float16's precision, exactly once rounded", () => {
-    let seed = 3;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    const next = seededRandom(3);
+    const rand = () => next() * 2 - 1;
     for (let i = 0; i < 10_000; i++) {
       const x = rand() * 0.3;
       const y = fromHalf(toHalf(x));

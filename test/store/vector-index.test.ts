@@ -6,6 +6,7 @@ import { normalize } from "../../src/runtime/embed/vector-math.js";
 import { IndexStore } from "../../src/store/store.js";
 import type { SemanticMeta } from "../../src/store/types.js";
 import { decodeVector, encodeVectors, roundToHalf } from "../../src/store/vector-codec.js";
+import { seededRandom } from "../helpers/random.js";
 import { BruteForceIndex, loadHnswlib, openVectorSearch, writeHnsw } from "../../src/store/vector-index.js";
 
 const DIM = 48;
@@ -13,8 +14,8 @@ const decodeAt = (bytes: Uint8Array, i: number): Float32Array => decodeVector(by
 
 /** Seeded unit vectors around a few centres: clustered, like summary embeddings. */
 function vectors(n: number, seed: number): Float32Array[] {
-  let s = seed;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+  const next = seededRandom(seed);
+  const rand = () => next() * 2 - 1;
   const centres = Array.from({ length: 12 }, () => Float32Array.from({ length: DIM }, rand));
   // Rounded to float16 as the embed stage does: stored and searched values are then the same.
   return Array.from({ length: n }, (_, i) => roundToHalf(normalize(Float32Array.from(centres[i % 12]!, (x) => x + 0.6 * rand()))));

@@ -1,19 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { scoreBm25, topTerms } from "../../../src/query/signals/bm25.js";
 import { Bm25Builder } from "../../../src/store/lexical.js";
+import { seededRandom } from "../../helpers/random.js";
 
-/** A small deterministic generator, so the test is the same on every run. */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
-  };
-}
 
 describe("scoreBm25", () => {
   it("scores each matching document and names, as evidence, the four terms a stable sort of their contributions puts first", () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const vocabulary = Array.from({ length: 40 }, (_, i) => `w${i}`);
     const builder = new Bm25Builder();
     const docs = new Map<number, Map<string, number>>();

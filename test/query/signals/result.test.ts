@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { signalResult, type PendingHit } from "../../../src/query/signals/result.js";
+import { seededRandom } from "../../helpers/random.js";
 
 describe("signalResult", () => {
   it("keeps the hits a full sort by score, then path, puts first, with ties at the cut", () => {
-    let s = 11;
-    const next = (): number => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const next = seededRandom(11);
     for (const [n, depth] of [[0, 5], [3, 5], [5, 5], [200, 20], [2000, 60], [500, 1]] as const) {
       // Few distinct scores: many ties, across the cut too.
       const hits: PendingHit[] = Array.from({ length: n }, (_, i) => ({ path: `f${Math.floor(next() * 1e6)}-${i}`, score: Math.floor(next() * 12) / 4, evidence: `e${i}` }));
