@@ -491,7 +491,7 @@ const EMPTY_CHUNK: RowChunk = { terms: new Uint32Array(0), ids: new Uint32Array(
 const PAST_D7FF = /[\ud800-\uffff]/;
 
 /** Orders strings by code point, as their UTF-8 bytes order (`<` compares UTF-16 units). */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
