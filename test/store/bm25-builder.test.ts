@@ -86,6 +86,16 @@ describe("Bm25Builder", () => {
     for (const absent of ["", "aa", "zz", "😀", "ｆｕｌ", "中", "\ud83d"]) expect(snap.df(absent)).toBe(0);
   });
 
+  it("finds every term after one that holds a line break (a JavaScript computed member's name)", () => {
+    const names = ["Alpha", "[\n    cm\n  ]", "[\n    class D {}\n  ]", "buildNodes", "zeta", "_private"];
+    const b = new Bm25Builder();
+    names.forEach((name, i) => b.add(i + 1, { terms: [name], tfs: [1], length: 1 }));
+    const snap = Bm25Snapshot.parse(b.serialize());
+    expect(snap.termCount).toBe(names.length);
+    names.forEach((name, i) => expect([...snap.postings(name).ids]).toEqual([i + 1]));
+    expect(snap.df("cm")).toBe(0);
+  });
+
   it("writes an empty snapshot that reads back empty", () => {
     const snap = Bm25Snapshot.parse(new Bm25Builder().serialize());
     expect(snap.docs).toBe(0);
