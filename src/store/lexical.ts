@@ -518,8 +518,11 @@ function codePointUnit(unit: number): number {
  */
 function snapshotLayout(terms: readonly string[], postings: number, docs: number): { bytes: Buffer; offsets: Uint32Array; ids: Uint32Array; tfs: Uint16Array; docIds: Uint32Array; docLengths: Uint32Array } {
   const termCount = terms.length;
-  const joined = terms.join("");
-  const termBytes = Buffer.byteLength(joined);
+  const starts = new Uint32Array(termCount + 1);
+  terms.forEach((term, i) => {
+    starts[i + 1] = starts[i]! + Buffer.byteLength(term);
+  });
+  const termBytes = starts[termCount]!;
   const header = Buffer.from(JSON.stringify({ n: termCount, p: postings, d: docs, t: termBytes }));
   const { size, at } = layoutOf(header.length, termCount, postings, docs);
   const bytes = Buffer.alloc(size + termBytes);
@@ -527,14 +530,8 @@ function snapshotLayout(terms: readonly string[], postings: number, docs: number
   const view = <T>(make: new (buffer: ArrayBufferLike, offset: number, length: number) => T, part: number, length: number): T => new make(buffer, bytes.byteOffset + at[part]!, length);
   new Uint32Array(buffer, bytes.byteOffset, 1)[0] = header.length;
   header.copy(bytes, 4);
-  const starts = view(Uint32Array, 0, termCount + 1);
-  let start = 0;
-  terms.forEach((term, i) => {
-    starts[i] = start;
-    start += Buffer.byteLength(term);
-  });
-  starts[termCount] = start;
-  bytes.write(joined, size, "utf8");
+  view(Uint32Array, 0, termCount + 1).set(starts);
+  bytes.write(terms.join(""), size, "utf8");
   return {
     bytes,
     offsets: view(Uint32Array, 1, termCount + 1),
