@@ -161,9 +161,22 @@ export class Resolver {
   readonly #swiftImports = new Map<string, ReadonlySet<string>>();
   /** File -> what its code sees by bare names, in the languages of declared namespaces. */
   readonly #namespaceScopes = new Map<string, NamespaceScope>();
+  /**
+   * A file's symbols by name, for each symbols array looked in (the source's cached ones and the
+   * file being resolved): a call's look-ups read the few definitions of its name, not every symbol
+   * of the file once per distinct call. Kept as long as the array is.
+   */
+  readonly #symbolsNamed = new WeakMap<readonly SymbolInfo[], ReadonlyMap<string, readonly number[]>>();
 
   constructor(source: ResolveSource) {
     this.#src = source;
+  }
+
+  /** The indexes of `symbols` named `name`, ascending. */
+  #indexesNamed(symbols: readonly SymbolInfo[], name: string): readonly number[] {
+    let byName = this.#symbolsNamed.get(symbols);
+    if (!byName) this.#symbolsNamed.set(symbols, (byName = indexByName(symbols)));
+    return byName.get(name) ?? NONE;
   }
 
   /** The call and import graph of one file. */
@@ -264,10 +277,11 @@ export class Resolver {
       const found = cls ? this.#method(cls, name, 0, new Set()) : null;
       if (found) return found;
     }
+    const named = this.#indexesNamed(symbols, name);
     for (let s = caller; s >= 0; s = symbols[s]!.parent) {
       const sym = symbols[s]!;
       if (classLike(sym.kind, family) && !classScoped) continue;
-      let local = childrenNamed(symbols, s, name);
+      let local = childrenNamed(symbols, named, s);
       // A method defined in a namespace block (`int Foo::get() {…}`) is no name of that namespace.
       if (family === "c" && !classLike(sym.kind, family)) local = local.filter((i) => symbols[i]!.kind !== "method");
       const localRefs = local.map((i) => [path, i] as const);
@@ -286,7 +300,7 @@ export class Resolver {
         if (inherited) return inherited;
       }
     }
-    const top = topLevelNamed(symbols, name, family);
+    const top = topLevelNamed(symbols, named, family);
     if (top.length > 0) return { refs: top.map((i) => [path, i] as const), how: "local" };
     if (family === "c") return this.#fromIncludes(path, name);
     if (DECLARED_NAMESPACES.has(language)) return this.#inNamespaces(path, language, symbols, name);
@@ -296,7 +310,8 @@ export class Resolver {
       const refs: SymbolRef[] = [];
       for (const sibling of this.#src.modules.siblings(path)) {
         if (sibling === path) continue;
-        const found = topLevelNamed(this.#src.symbols(sibling), name);
+        const siblingSymbols = this.#src.symbols(sibling);
+        const found = topLevelNamed(siblingSymbols, this.#indexesNamed(siblingSymbols, name));
         if (found.length > 0) this.#deps.add(sibling);
         for (const i of found) refs.push([sibling, i]);
       }
@@ -357,7 +372,7 @@ export class Resolver {
     if (!cls) return null;
     const language = this.#src.language(path);
     const family = languageFamily(language);
-    const direct: SymbolRef[] = childrenNamed(symbols, index, name).map((i) => [path, i]);
+    const direct: SymbolRef[] = childrenNamed(symbols, this.#indexesNamed(symbols, name), index).map((i) => [path, i]);
     // A Swift type's methods are those of all its pieces (overloads in its extensions, a protocol's
     // requirement and its default implementations): found below, with these.
     if (direct.length > 0 && family !== "swift") return { refs: direct, how: "receiver" };
@@ -449,7 +464,7 @@ export class Resolver {
     for (const file of files) {
       this.#deps.add(file);
       const symbols = this.#src.symbols(file);
-      let found = topLevelNamed(symbols, name === "default" ? alias : name, languageFamily(this.#src.language(file)));
+      let found = topLevelNamed(symbols, this.#indexesNamed(symbols, name === "default" ? alias : name), languageFamily(this.#src.language(file)));
       if (found.length === 0 && name === "default") {
         const top = symbols.flatMap((s, i) => (s.parent === -1 && s.kind !== "type" && s.kind !== "interface" ? [i] : []));
         if (top.length === 1) found = top;
@@ -498,22 +513,29 @@ export class Resolver {
     this.#refs.add(name);
     const key = `${kind}\u0000${family}\u0000${name}`;
     let found = this.#fallbacks.get(key);
-    const named = kind === "sqlFolded" ? (s: SymbolInfo) => s.name.toLowerCase() === name : (s: SymbolInfo) => s.name === name;
-    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, (s) => named(s) && FALLBACKS[kind](s, family), family)));
+    if (found === undefined) this.#fallbacks.set(key, (found = this.#findByName(name, kind === "sqlFolded", (s) => FALLBACKS[kind](s, family), family)));
     // Swift code sees the definitions of its own module and of those it imports, no others.
     if (found && family === "swift") found = visible(found, found.refs.filter(([file]) => this.#swiftSight(path, file) !== null));
     if (found) for (const [file] of found.refs) if (file !== path) this.#deps.add(file);
     return found;
   }
 
-  /** Definitions among those the definers of `name` hold that `accept` takes (their name included). */
-  #findByName(name: string, accept: (s: SymbolInfo) => boolean, family: string): Found | null {
+  /**
+   * The definitions named `name` (in any case, `folded`: `name` is then lower case) among those its
+   * definers hold, that `accept` takes.
+   */
+  #findByName(name: string, folded: boolean, accept: (s: SymbolInfo) => boolean, family: string): Found | null {
     const refs: SymbolRef[] = [];
     for (const file of this.#src.definers(name)) {
       if (languageFamily(this.#src.language(file)) !== family) continue;
-      this.#src.symbols(file).forEach((s, i) => {
-        if (accept(s)) refs.push([file, i]);
-      });
+      const symbols = this.#src.symbols(file);
+      if (folded) {
+        symbols.forEach((s, i) => {
+          if (s.name.toLowerCase() === name && accept(s)) refs.push([file, i]);
+        });
+      } else {
+        for (const i of this.#indexesNamed(symbols, name)) if (accept(symbols[i]!)) refs.push([file, i]);
+      }
       if (refs.length > MAX_CANDIDATES) return null;
     }
     if (refs.length === 0) return null;
@@ -532,7 +554,8 @@ export class Resolver {
     const refs: SymbolRef[] = [];
     for (const file of this.#src.definers(name)) {
       if (file === path || !included.has(file)) continue;
-      for (const i of topLevelNamed(this.#src.symbols(file), name, "c")) refs.push([file, i]);
+      const symbols = this.#src.symbols(file);
+      for (const i of topLevelNamed(symbols, this.#indexesNamed(symbols, name), "c")) refs.push([file, i]);
     }
     if (refs.length === 0 || refs.length > MAX_CANDIDATES) return null;
     return { refs, how: "import" };
@@ -636,9 +659,8 @@ export class Resolver {
       found = [];
       for (const file of this.#src.definers(name)) {
         if (this.#src.language(file) !== language) continue;
-        this.#src.symbols(file).forEach((symbol, i) => {
-          if (symbol.name === name) found!.push({ ref: [file, i], symbol });
-        });
+        const symbols = this.#src.symbols(file);
+        for (const i of this.#indexesNamed(symbols, name)) found.push({ ref: [file, i], symbol: symbols[i]! });
       }
       this.#named.set(key, found);
     }
@@ -731,10 +753,12 @@ export class Resolver {
       const decls: SymbolRef[] = [];
       for (const file of this.#src.definers(name)) {
         if (languageFamily(this.#src.language(file)) !== family) continue;
-        this.#src.symbols(file).forEach((s, i) => {
+        const symbols = this.#src.symbols(file);
+        for (const i of this.#indexesNamed(symbols, name)) {
+          const s = symbols[i]!;
           const same = family === "c" ? sameQualified(s.qualifiedName, qualified) : s.qualifiedName === qualified;
-          if (s.name === name && accept(s) && same) (s.decl ? decls : defs).push([file, i]);
-        });
+          if (accept(s) && same) (s.decl ? decls : defs).push([file, i]);
+        }
       }
       this.#qualified.set(key, (refs = defs.length > 0 ? defs : decls));
     }
@@ -835,24 +859,36 @@ function visible(found: Found, refs: SymbolRef[]): Found | null {
   return { refs, how: found.how === "ambiguous" && refs.length === 1 ? "unique" : found.how };
 }
 
-function childrenNamed(symbols: readonly SymbolInfo[], parent: number, name: string): number[] {
-  const out: number[] = [];
-  for (let i = parent + 1; i < symbols.length; i++) if (symbols[i]!.parent === parent && symbols[i]!.name === name) out.push(i);
-  return out;
+/** Of `named` (the indexes of one name's symbols, ascending), the children of `parent`. */
+function childrenNamed(symbols: readonly SymbolInfo[], named: readonly number[], parent: number): number[] {
+  return named.filter((i) => i > parent && symbols[i]!.parent === parent);
 }
 
 /**
- * Top-level definitions named `name` (Go and Rust methods are top-level but qualified: they are
- * left out). In C and C++ a namespace does not hide a name from the files that include it.
+ * Of `named` (the indexes of one name's symbols, ascending), the top-level definitions (Go and
+ * Rust methods are top-level but qualified: they are left out). In C and C++ a namespace does not
+ * hide a name from the files that include it.
  */
-function topLevelNamed(symbols: readonly SymbolInfo[], name: string, family = ""): number[] {
-  const out: number[] = [];
-  symbols.forEach((s, i) => {
-    if (s.name !== name || s.kind === "impl") return;
-    if (NAMESPACED.has(family) ? topKind(s, family) && inNamespacesOnly(symbols, s) : s.parent === -1 && s.qualifiedName === name) out.push(i);
+function topLevelNamed(symbols: readonly SymbolInfo[], named: readonly number[], family = ""): number[] {
+  return named.filter((i) => {
+    const s = symbols[i]!;
+    if (s.kind === "impl") return false;
+    return NAMESPACED.has(family) ? topKind(s, family) && inNamespacesOnly(symbols, s) : s.parent === -1 && s.qualifiedName === s.name;
   });
-  return out;
 }
+
+/** Each name's symbols, by index ascending. */
+function indexByName(symbols: readonly SymbolInfo[]): ReadonlyMap<string, readonly number[]> {
+  const byName = new Map<string, number[]>();
+  symbols.forEach((s, i) => {
+    const named = byName.get(s.name);
+    if (named) named.push(i);
+    else byName.set(s.name, [i]);
+  });
+  return byName;
+}
+
+const NONE: readonly number[] = [];
 
 /** What a C/C++ name can stand for at file level: anything but a method or a namespace. */
 const C_TOP = (s: SymbolInfo): boolean => s.kind !== "method" && s.kind !== "module" && s.kind !== "impl";
