@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ContextSmithError } from "../core/errors.js";
-import { languageOf } from "../core/languages.js";
+import { isAmbiguousHeader, languageOf } from "../core/languages.js";
 import { RepoFiles } from "../core/repo-file.js";
 import type { ImportInfo, Language, SymbolInfo } from "../core/types.js";
 import { encodeGraph } from "../graph/codec.js";
@@ -271,9 +271,14 @@ function resolveStored(store: IndexStore, resolver: Resolver, path: string): { g
   };
 }
 
-/** The language a file was parsed as: its record's (a `.h` header is C or C++ by its repository, see headerLanguage). */
+/**
+ * The language a file is parsed as: its name's, which its record holds too, except a `.h` header's,
+ * C or C++ by its repository (see headerLanguage): only then is the record read. A file with no
+ * parse (gone, skipped) has a language here and no symbols or imports.
+ */
 function parsedLanguage(store: IndexStore, path: string): Language | null {
-  return languageOf(path) === null ? null : store.file(path)?.language ?? null;
+  const language = languageOf(path);
+  return language !== null && isAmbiguousHeader(path) ? store.file(path)?.language ?? null : language;
 }
 
 /** A file's graph as stored, with its links weighted for PageRank. */
