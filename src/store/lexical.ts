@@ -403,10 +403,13 @@ export class Bm25Builder {
       const term = input.terms[i]!;
       let n = this.#termNumbers.get(term);
       if (n === undefined) {
-        n = this.#terms.length;
+        // A lone surrogate has no UTF-8 bytes of its own (they would be U+FFFD's): such a term is
+        // left out, as a query never finds it (see #indexOf).
+        n = isWellFormed(term) ? this.#terms.length : ILL_FORMED;
         this.#termNumbers.set(term, n);
-        this.#terms.push(term);
+        if (n !== ILL_FORMED) this.#terms.push(term);
       }
+      if (n === ILL_FORMED) continue;
       if (!chunk || this.#filled === chunk.ids.length) {
         const size = chunk ? Math.min(chunk.ids.length * 2, MAX_CHUNK_ROWS) : FIRST_CHUNK_ROWS;
         chunk = { terms: new Uint32Array(size), ids: new Uint32Array(size), tfs: new Uint16Array(size) };
@@ -416,8 +419,8 @@ export class Bm25Builder {
       chunk.terms[this.#filled] = n;
       chunk.ids[this.#filled] = id;
       chunk.tfs[this.#filled++] = Math.min(input.tfs[i]!, 0xffff);
+      this.#rows++;
     }
-    this.#rows += input.terms.length;
   }
 
   /** Adds a document by its text, tokenized with the code tokenizer. */
@@ -489,6 +492,15 @@ const EMPTY_CHUNK: RowChunk = { terms: new Uint32Array(0), ids: new Uint32Array(
 
 /** A term with a UTF-16 unit past U+D7FF: surrogates and U+E000–U+FFFF, which `<` orders otherwise than code points do. */
 const PAST_D7FF = /[\ud800-\uffff]/;
+/** A surrogate not in a pair (with the `u` flag a pair is one code point, not of this category). */
+const LONE_SURROGATE = /\p{Cs}/u;
+/** A term number that marks a term left out of the snapshot. */
+const ILL_FORMED = -1;
+
+/** Whether a string is Unicode text: no lone surrogates (as `String.prototype.isWellFormed`, which ES2023 lacks). */
+function isWellFormed(text: string): boolean {
+  return !PAST_D7FF.test(text) || !LONE_SURROGATE.test(text);
+}
 
 /** Orders strings by code point, as their UTF-8 bytes order (`<` compares UTF-16 units). */
 function compareCodePoints(a: string, b: string): number {
@@ -590,6 +602,7 @@ export class Bm25Snapshot implements Bm25Stats {
 
   /** Position of `term` among the terms, or -1: a binary search comparing UTF-8 bytes. */
   #indexOf(term: string): number {
+    if (!isWellFormed(term)) return -1;
     const key = Buffer.from(term, "utf8");
     const bytes = this.termBytes;
     const starts = this.termStarts;
@@ -644,7 +657,7 @@ export class Bm25Snapshot implements Bm25Stats {
 
   /** Reads a {@link Bm25Builder.serialize}d snapshot (laid out by `snapshotLayout`); it may keep `bytes`' memory, which the caller then leaves as it is. */
   static parse(bytes: Buffer | undefined): Bm25Snapshot {
-    if (!bytes || bytes.length < 4) {
+    if (!bytes || bytes.length === 0) {
       return new Bm25Snapshot(new Uint32Array(1), new Uint8Array(0), new Uint32Array(1), new Uint32Array(0), new Uint16Array(0), new Uint32Array(0), new Uint32Array(0));
     }
     // Bytes that are a whole buffer of their own (LMDB's copy of a large value) are read where they
@@ -653,10 +666,19 @@ export class Bm25Snapshot implements Bm25Stats {
     // header out of fresh memory, took a third of its load in a one-shot query (50 of 75 ms).
     const owned = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && bytes.buffer instanceof ArrayBuffer;
     const view = owned ? (bytes.buffer as ArrayBuffer) : Uint8Array.from(bytes).buffer;
+    if (view.byteLength < 4) throw damagedSnapshot(`of ${view.byteLength} bytes`);
     const headerLength = new Uint32Array(view, 0, 1)[0]!;
-    const header = JSON.parse(Buffer.from(view, 4, headerLength).toString("utf8")) as { n: number; p: number; d: number; t: number };
+    if (4 + headerLength > view.byteLength) throw damagedSnapshot(`with a header past its end`);
+    let header: { n: number; p: number; d: number; t: number };
+    try {
+      header = JSON.parse(Buffer.from(view, 4, headerLength).toString("utf8")) as typeof header;
+    } catch {
+      throw damagedSnapshot("whose header is not JSON");
+    }
+    if (typeof header !== "object" || header === null || ![header.n, header.p, header.d, header.t].every((x) => Number.isSafeInteger(x) && x >= 0)) throw damagedSnapshot(`with header ${JSON.stringify(header)}`);
     const { size, at } = layoutOf(headerLength, header.n, header.p, header.d);
-    return new Bm25Snapshot(
+    if (size + header.t > view.byteLength) throw damagedSnapshot(`of ${view.byteLength} bytes where its layout needs ${size + header.t}`);
+    const snapshot = new Bm25Snapshot(
       new Uint32Array(view, at[0]!, header.n + 1),
       new Uint8Array(view, size, header.t),
       new Uint32Array(view, at[1]!, header.n + 1),
@@ -665,7 +687,26 @@ export class Bm25Snapshot implements Bm25Stats {
       new Uint32Array(view, at[4]!, header.d),
       new Uint32Array(view, at[5]!, header.d),
     );
+    // Where terms and postings lists start: a look-up trusts them (a binary search, a subarray).
+    if (!runsUpTo(snapshot.termStarts, header.t)) throw damagedSnapshot("whose terms' starts are out of order");
+    if (!runsUpTo(snapshot.offsets, header.p)) throw damagedSnapshot("whose postings' offsets are out of order");
+    return snapshot;
   }
+}
+
+/** Whether `starts` begins at 0 and never decreases up to `end`, its last value. */
+function runsUpTo(starts: Uint32Array, end: number): boolean {
+  if (starts[0] !== 0 || starts[starts.length - 1] !== end) return false;
+  for (let i = 1; i < starts.length; i++) if (starts[i]! < starts[i - 1]!) return false;
+  return true;
+}
+
+/**
+ * A snapshot whose bytes cannot be what its writer laid out. The message is one `isDamage` (in
+ * store.ts) knows, so a query marks the index damaged and the next run rebuilds it.
+ */
+function damagedSnapshot(what: string): Error {
+  return new Error(`Damaged index data: a BM25 snapshot ${what}`);
 }
 
 /** The snapshot with stale ids masked and the journal's files laid over it. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Bm25Builder, Bm25Snapshot } from "../../src/store/lexical.js";
+import { isDamage } from "../../src/store/store.js";
 import { seededRandom as random } from "../helpers/random.js";
 
 
@@ -94,6 +95,68 @@ describe("Bm25Builder", () => {
     expect(snap.termCount).toBe(names.length);
     names.forEach((name, i) => expect([...snap.postings(name).ids]).toEqual([i + 1]));
     expect(snap.df("cm")).toBe(0);
+  });
+
+  it("leaves out terms with a lone surrogate, which have no bytes of their own, and finds every other term as a map does", () => {
+    // A lone surrogate's UTF-8 is U+FFFD's: kept, it would sort apart from its bytes, collide with
+    // U+FFFD and join with a neighbour's other half.
+    const alphabet = ["a", "b", "é", "中", "😀", "\uffff", "\ufffd", "\ud800", "\udc00", "\ud83d", "\ude00", "\n", "\u0000"];
+    const next = random(21);
+    for (let round = 0; round < 200; round++) {
+      const b = new Bm25Builder();
+      const expected = new Map<string, number[]>();
+      let rows = 0;
+      for (let id = 1; id <= 6; id++) {
+        const terms = [...new Set(Array.from({ length: 1 + Math.floor(next() * 6) }, () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => alphabet[Math.floor(next() * alphabet.length)]!).join("")))];
+        b.add(id, { terms, tfs: terms.map(() => 1), length: terms.length });
+        for (const t of terms) {
+          if (/\p{Cs}/u.test(t)) continue;
+          rows++;
+          expected.set(t, [...(expected.get(t) ?? []), id]);
+        }
+      }
+      expect(b.rows).toBe(rows);
+      const snap = Bm25Snapshot.parse(b.serialize());
+      expect(snap.terms()).toEqual([...expected.keys()].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
+      for (const [t, ids] of expected) expect([...snap.postings(t).ids]).toEqual(ids);
+      for (const lone of ["\ud800", "\udc00", "\ud83d", "a\ude00"]) expect(snap.df(lone)).toBe(0);
+    }
+  });
+
+  it("says a damaged snapshot is damaged (so the index is rebuilt) rather than answering from it", () => {
+    const b = new Bm25Builder();
+    ["alpha", "beta", "gamma", "中文"].forEach((t, i) => b.add(i + 1, { terms: [t, "common"], tfs: [1, 2], length: 3 }));
+    const bytes = b.serialize();
+    const damaged = (mutate: (copy: Buffer) => Buffer): unknown => {
+      try {
+        Bm25Snapshot.parse(mutate(Buffer.from(bytes)));
+        return null;
+      } catch (error) {
+        return error;
+      }
+    };
+    // Cut anywhere: every length but the whole and none.
+    for (let length = 1; length < bytes.length; length++) {
+      const error = damaged((copy) => copy.subarray(0, length));
+      expect(error, `cut to ${length} bytes`).not.toBeNull();
+      expect(isDamage(error), `cut to ${length} bytes: ${String(error)}`).toBe(true);
+    }
+    // A header that is not JSON, or says the arrays are longer than the bytes.
+    expect(isDamage(damaged((copy) => (copy.fill(0x7b, 4, 6), copy)))).toBe(true);
+    const headerLength = bytes.readUInt32LE(0);
+    const header = JSON.parse(bytes.toString("utf8", 4, 4 + headerLength)) as Record<string, number>;
+    // More postings than the bytes hold, written in as many digits.
+    const longer = JSON.stringify({ ...header, p: Number("9".repeat(String(header.p).length)) });
+    expect(Buffer.byteLength(longer)).toBe(headerLength);
+    expect(longer).not.toBe(JSON.stringify(header));
+    expect(isDamage(damaged((copy) => (copy.write(longer, 4, "utf8"), copy)))).toBe(true);
+    // Where terms start, where postings lists start: found out of order, not trusted.
+    const snap = Bm25Snapshot.parse(Buffer.from(bytes));
+    const termStartsAt = snap.termStarts.byteOffset;
+    const offsetsAt = snap.offsets.byteOffset;
+    expect(isDamage(damaged((copy) => (copy.writeUInt32LE(1000, termStartsAt + 8), copy)))).toBe(true);
+    expect(isDamage(damaged((copy) => (copy.writeUInt32LE(1000, offsetsAt + 4), copy)))).toBe(true);
+    expect(Bm25Snapshot.parse(Buffer.alloc(0)).docs).toBe(0);
   });
 
   it("writes an empty snapshot that reads back empty", () => {
