@@ -8,7 +8,7 @@ import { includeDirsOf, isBuildFile } from "../graph/include-dirs.js";
 import { dirOf, fileModuleKeys, INCLUDE_KEY, ModuleResolver, PACKAGE_KEY, SWIFT_TARGETS_KEY, type RepoLayout, type SwiftModule } from "../graph/modules.js";
 import { isSwiftManifest, swiftTargetsOf } from "../graph/swift-targets.js";
 import { bestFirst, pageRank } from "../graph/pagerank.js";
-import { Resolver, type ResolveSource } from "../graph/resolve.js";
+import { FallbackAnswers, Resolver, type ResolveSource } from "../graph/resolve.js";
 import { collectGarbage } from "../runtime/gc.js";
 import type { IndexStore } from "../store/store.js";
 import type { FileGraphWrite } from "../store/tables/graph.js";
@@ -72,22 +72,23 @@ export async function updateGraph(store: IndexStore, root: string, options: Grap
   const paths = [...store.allPaths()];
   const modules = new ModuleResolver(paths, repoLayout(store, root, paths));
   const pending = store.graph.pending();
+  const fallbacks = new FallbackAnswers();
   let resolver: Resolver | undefined;
   let resolverFrom = 0;
   let resolved = 0;
   let committing: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < pending.length; i += chunkFiles) {
     const chunk = pending.slice(i, i + chunkFiles);
-    // The resolver's caches (symbols, fallbacks) serve many chunks, and are let go now and then
-    // so that memory stays bounded on huge repositories: with a full collection, or they stay as
-    // garbage, and V8, which sized its heap limit while they were live, lets the next resolver's
-    // garbage pile up on top.
+    // The resolver's caches of files (symbols, scopes) serve many chunks, and are let go now and
+    // then so that memory stays bounded on huge repositories: with a full collection, or they stay
+    // as garbage, and V8, which sized its heap limit while they were live, lets the next resolver's
+    // garbage pile up on top. The fallback's answers, few and small, pass to the next resolver.
     if (resolver && i - resolverFrom >= resolverFiles) {
       resolver = undefined;
       collect();
     }
     if (!resolver) {
-      resolver = new Resolver(storeSource(store, modules));
+      resolver = new Resolver(storeSource(store, modules), fallbacks);
       resolverFrom = i;
       onResolver?.(resolver);
     }
