@@ -268,9 +268,11 @@ export class Engine {
     const result = await this.#query(async () => {
       const { searcher, rankOptions, notices } = await this.#prepare(task, options, this.#rankOptions(options));
       const ranked = searcher.rank(task, rankOptions).files;
+      // Read from this index (with the lexical signal off, its BM25 is first read here): its damage is repaired.
+      const source = searcher.packSource(task);
       throwIfAborted(options.signal);
       try {
-        return await use(ranked, searcher.packSource(task), notices);
+        return await use(ranked, source, notices);
       } catch (error) {
         failure = { error };
         return undefined;

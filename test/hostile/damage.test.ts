@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { open } from "lmdb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
 import { runCli } from "../helpers/cli.js";
 import { dumpIndex } from "../helpers/dump.js";
 import { cleanIndexDump } from "../helpers/index.js";
@@ -89,5 +90,38 @@ describe("an index damaged inside its pages", () => {
     expect(index.stdout).toContain("(rebuilt)");
     expect(index.stderr).toMatch(/warning: a query found the index damaged \(.*\); rebuilding/);
     expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+  });
+
+  it("says a BM25 snapshot whose layout is broken is damage, wherever a query first reads it, and the next index run rebuilds", async () => {
+    /** The good index with its BM25 body snapshot cut short: sound pages, a record that decodes, a layout that cannot be. */
+    const cutSnapshot = async (): Promise<void> => {
+      rmSync(join(repo.root, ".contextsmith"), { recursive: true, force: true });
+      mkdirSync(join(repo.root, ".contextsmith"));
+      copyFileSync(good, data());
+      const env = open({ path: data(), noSubdir: true, maxDbs: 32, compression: false });
+      const lexical = env.openDB<Buffer, string>("lexical", { encoding: "binary", compression: { dictionary: Buffer.alloc(0) } } as never);
+      const body = [...lexical.getKeys()].filter((key) => key.endsWith(":bm25"));
+      expect(body.length).toBeGreaterThan(0);
+      for (const key of body) await lexical.put(key, lexical.getBinary(key)!.subarray(0, 64));
+      await env.close();
+    };
+    await cutSnapshot();
+    const query = runCli(["context", "func_3", "--path", repo.root, "--no-refresh"]);
+    expect(query.status).toBe(1);
+    expect(query.stderr).toMatch(/The index in .* is damaged \(Damaged index data: a BM25 snapshot .*\)/);
+    const index = runCli(["index", repo.root, "--no-git"]);
+    expect(index.stdout).toContain("(rebuilt)");
+    expect(await dumpIndex(join(repo.root, ".contextsmith"))).toEqual(clean);
+
+    // With the lexical signal off, packing is what first reads the snapshot (a workspace's
+    // context): its damage is this index's too, not the packing callback's.
+    await cutSnapshot();
+    const engine = new Engine(repo.root, { git: false, ranking: { weights: { lexical: 0 } } });
+    try {
+      await expect(engine.rankToPack("func_3 helper_3", { refresh: false }, async (ranked) => ranked.length)).rejects.toMatchObject({ code: "INDEX_CORRUPT" });
+    } finally {
+      await engine.close();
+    }
+    expect(runCli(["index", repo.root, "--no-git"]).stdout).toContain("(rebuilt)");
   });
 });
