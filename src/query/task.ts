@@ -118,11 +118,12 @@ function withoutEnvironmentDumps(text: string): string {
 /**
  * Whether a path is documentation or configuration rather than code: doc folders, markdown,
  * reStructuredText, plain text, and config and data files (`setup.cfg`, `tox.ini`, YAML, JSON,
- * TOML), and release notes. They match an issue's words (version lists, changelogs) without holding its fix.
+ * TOML, XML such as Maven's `pom.xml`), and release notes. They match an issue's words (version
+ * lists, dependency names, changelogs) without holding its fix.
  */
 export function isDocPath(path: string): boolean {
   const lower = path.toLowerCase();
-  return /(?:^|\/)(?:docs?|documentation|examples?)\//.test(lower) || /\.(?:md|mdx|rst|txt|adoc|cfg|ini|toml|ya?ml|json)$/.test(lower) || isReleaseNotesPath(path);
+  return /(?:^|\/)(?:docs?|documentation|examples?)\//.test(lower) || /\.(?:md|mdx|rst|txt|adoc|cfg|ini|toml|ya?ml|json|xml)$/.test(lower) || isReleaseNotesPath(path);
 }
 
 /** Parses a task text. */

@@ -267,6 +267,8 @@ describe("isTestPath and isDocPath", () => {
     expect(isDocPath("README.md")).toBe(true);
     expect(isDocPath("tox.ini")).toBe(true);
     expect(isDocPath("setup.cfg")).toBe(true);
+    expect(isDocPath("core/pom.xml")).toBe(true);
+    expect(isDocPath("src/main/resources/applicationContext.XML")).toBe(true);
     expect(isDocPath("src/docstring.py")).toBe(false);
   });
 });
