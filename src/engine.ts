@@ -337,7 +337,8 @@ export class Engine {
   async #ownApiLinks(options: QueryOptions = {}): Promise<ApiMap> {
     const serves = await this.#query(async () => {
       const { store, derived } = await this.#fresh({ ...options, refresh: false });
-      return (derived.servesRoutes ??= servesRoutes(store));
+      // A ranked query read every path with the lexical index (babel: 27,000 keys, 40–80 ms).
+      return (derived.servesRoutes ??= servesRoutes(store, derived.searcher.loadedPaths()));
     }, { ...options, refresh: false });
     return serves ? this.apiMap({ ...options, refresh: false }) : { routes: [], calls: [] };
   }

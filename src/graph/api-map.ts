@@ -209,12 +209,12 @@ function symbolNamed(symbols: readonly SymbolInfo[], qualified: string, name: st
 
 /**
  * Whether a file of the repository may serve a route: a route among its HTTP facts, or a Next.js
- * route file. Without one, no request of the repository reaches code of its own, and linking within
+ * route file (among `paths`, every path of the index: its keys are read unless a caller has them). Without one, no request of the repository reaches code of its own, and linking within
  * it needs no map: {@link repositoryApi} resolves every request through the imports of all files
  * (20 ms of a one-shot `context` on sympy, which makes two requests and serves nothing).
  */
-export function servesRoutes(store: IndexStore): boolean {
-  for (const path of store.allPaths()) if (NEXT_FILE.test(path)) return true;
+export function servesRoutes(store: IndexStore, paths: Iterable<string> = store.allPaths()): boolean {
+  for (const path of paths) if (NEXT_FILE.test(path)) return true;
   return store.parse.apiPaths().some((path) => (store.parse.api(path)?.facts.routes.length ?? 0) > 0);
 }
 

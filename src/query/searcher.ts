@@ -207,6 +207,14 @@ export class Searcher {
     return this.#lastTask;
   }
 
+  /**
+   * Every path of the index where the lexical index is loaded already (its id map holds each file's),
+   * else undefined: loading it for the paths alone would cost more than reading them.
+   */
+  loadedPaths(): Iterable<string> | undefined {
+    return this.#lexical?.files.values();
+  }
+
   #lexicalIndex(): LexicalIndex {
     return (this.#lexical ??= loadLexical(this.#store));
   }

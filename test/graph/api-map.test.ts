@@ -15,7 +15,10 @@ describe("servesRoutes (whether links within a repository need its API map)", ()
     await indexOnce(repo.root);
     const store = IndexStore.openForRead(join(repo.root, ".contextsmith"))!;
     try {
-      return { serves: servesRoutes(store), withFacts: store.parse.apiPaths().length };
+      const serves = servesRoutes(store);
+      // Given the paths (as a query that loaded the lexical index has them), the same answer.
+      expect(servesRoutes(store, [...store.allPaths()])).toBe(serves);
+      return { serves, withFacts: store.parse.apiPaths().length };
     } finally {
       await store.close();
     }
@@ -29,5 +32,17 @@ describe("servesRoutes (whether links within a repository need its API map)", ()
     expect(await serves({ "server.ts": "import express from 'express';\nconst app = express();\napp.get('/api/users/:id', getUser);\nfunction getUser(req: any, res: any) { res.json({}); }\n" })).toMatchObject({ serves: true });
     repo?.dispose();
     expect(await serves({ "app/api/users/route.ts": "export async function GET() { return Response.json([]); }\n" })).toMatchObject({ serves: true });
+  });
+
+  it("reads the paths it is given: a Next.js route file among them is a route", async () => {
+    repo = TempRepo.create({ "util.py": "def helper():\n    return 1\n" });
+    await indexOnce(repo.root);
+    const store = IndexStore.openForRead(join(repo.root, ".contextsmith"))!;
+    try {
+      expect(servesRoutes(store)).toBe(false);
+      expect(servesRoutes(store, ["util.py", "pages/api/users.ts"])).toBe(true);
+    } finally {
+      await store.close();
+    }
   });
 });
