@@ -183,13 +183,16 @@ async function indexLocked(run: LockedRun, preWarnings: readonly string[]): Prom
     const semantic = await time("embed", () => embedStage(config, store!, embedder, emit, options.signal));
     const changed = counts.parsed + counts.skippedOnRead + plan.remove.length > 0;
     const ms = Math.round(performance.now() - started);
-    // A no-change run writes nothing: not even a meta commit (an fsync) to say so.
-    if (changed || store.meta().lastRun === null) {
-      await store.transaction(() =>
+    // A no-change run writes nothing: not even a meta commit (an fsync) to say so. The id map in
+    // one value goes with any run that changed files, or once into an index made before it.
+    if (changed || store.meta().lastRun === null || !store.lexical.idsSealed()) {
+      await store.transaction(() => {
+        store!.lexical.sealIds();
+        if (!changed && store!.meta().lastRun !== null) return;
         store!.updateMeta((m) => {
           m.lastRun = { at: Date.now(), ms, parsed: counts.parsed, removed: plan.remove.length };
-        }),
-      );
+        });
+      });
     }
     warnings.push(...counts.warnings, ...(git?.warnings ?? []));
     const meta = store.meta();

@@ -235,11 +235,14 @@ export class IndexStore {
   }
 
   /**
-   * Runs `action` in one write transaction; resolves once it is committed. `fault` names the
-   * crash tests' fault point reached at its end, before the commit (see core/fault.ts).
+   * Runs `action` in one write transaction; resolves once it is committed. An action that throws
+   * writes nothing: lmdb-js commits what a plain `transaction` callback wrote before it threw (it
+   * batches callbacks into one LMDB transaction), so the action runs in a child transaction of
+   * its own, which a throw aborts. `fault` names the crash tests' fault point reached at its end,
+   * before the commit (see core/fault.ts).
    */
   transaction<T>(action: () => T, fault?: FaultPoint): Promise<T> {
-    return this.#env.transaction(() => {
+    return this.#env.childTransaction(() => {
       this.#writing++;
       try {
         const result = action();

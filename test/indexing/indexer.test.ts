@@ -67,3 +67,44 @@ describe("runIndex and the lexical snapshot's segments", () => {
     }
   });
 });
+
+describe("runIndex and the id map in one value", () => {
+  it("seals it at the end of a run that added or removed files, and once into an index that lacks it, and a no-change run writes nothing", async () => {
+    const repo = TempRepo.create({ "a.py": "def a():\n    return 1\n", "b.py": "def b():\n    return 2\n" });
+    const pools = new ParsePools(60_000);
+    const config = resolveConfig(repo.root, { jobs: 1, semantic: false, git: false }, {});
+    const state = async (): Promise<{ sealed: boolean; paths: string[]; meta: unknown }> => {
+      const store = IndexStore.openForRead(config.indexDir)!;
+      try {
+        return { sealed: store.lexical.idsSealed(), paths: [...store.lexical.ids().values()].sort(), meta: store.meta() };
+      } finally {
+        await store.close();
+      }
+    };
+    try {
+      await runIndex(config, null, pools);
+      expect(await state()).toMatchObject({ sealed: true, paths: ["a.py", "b.py"] });
+      repo.write({ "c.py": "def c():\n    return 3\n" });
+      repo.remove("a.py");
+      await runIndex(config, null, pools);
+      expect(await state()).toMatchObject({ sealed: true, paths: ["b.py", "c.py"] });
+      // An index from before the sealed map (or a run that ended before its last commit).
+      const store = (await IndexStore.openForWrite(config.indexDir)).store;
+      await store.transaction(() => store.lexical.assignId(999, "gone.py"));
+      await store.transaction(() => store.lexical.releaseId(999));
+      await store.close();
+      const unsealed = await state();
+      expect(unsealed.sealed).toBe(false);
+      await runIndex(config, null, pools);
+      const sealed = await state();
+      expect(sealed).toMatchObject({ sealed: true, paths: ["b.py", "c.py"] });
+      // Sealing it is all that run wrote: its meta (the last run's) stayed as it was.
+      expect(sealed.meta).toEqual(unsealed.meta);
+      await runIndex(config, null, pools);
+      expect(await state()).toEqual(sealed);
+    } finally {
+      await pools.close();
+      repo.dispose();
+    }
+  });
+});

@@ -44,6 +44,20 @@ describe("table groups", () => {
     expect(s.lexical.pendingCount()).toBe(0);
   });
 
+  it("writes nothing of a transaction whose action throws (lmdb-js would commit what it wrote before the throw)", async () => {
+    const s = await indexed();
+    const before = s.meta();
+    await expect(s.transaction(() => {
+      s.lexical.markChanged("a.py");
+      s.graph.markResolve("a.py");
+      s.updateMeta((m) => void (m.commits = 99));
+      throw new Error("abandoned");
+    })).rejects.toThrow("abandoned");
+    expect(s.lexical.pendingCount()).toBe(0);
+    expect(s.graph.pending()).toEqual([]);
+    expect(s.meta()).toEqual(before);
+  });
+
   it("journals a changed file for every derived part in the commit that writes its record", async () => {
     const s = await indexed();
     const versions = s.meta().versions;
@@ -55,6 +69,32 @@ describe("table groups", () => {
     expect(s.vectors.pending()).toContain("b.py");
     expect([...s.lexical.ids().values()]).toEqual(["a.py"]);
     expect(s.meta().versions).toEqual({ ...versions, files: versions.files + 1 });
+  });
+
+  it("keeps the id map in one value while no id changes: a run seals it, an id assigned or released unseals it", async () => {
+    const s = await indexed();
+    expect(s.lexical.idsSealed()).toBe(true);
+    const before = s.lexical.ids();
+    expect([...before.values()].sort()).toEqual(["a.py", "b.py"]);
+    // A file added: its id unseals the map, which then answers key by key, the new file included.
+    await s.transaction(() => s.lexical.assignId(77, "c.py"));
+    expect(s.lexical.idsSealed()).toBe(false);
+    expect(s.lexical.ids()).toEqual(new Map([...before, [77, "c.py"]]));
+    await s.transaction(() => s.lexical.sealIds());
+    expect(s.lexical.idsSealed()).toBe(true);
+    expect(s.lexical.ids()).toEqual(new Map([...before, [77, "c.py"]]));
+    // A file removed: the same.
+    await s.transaction(() => s.lexical.releaseId(77));
+    expect(s.lexical.idsSealed()).toBe(false);
+    expect(s.lexical.ids()).toEqual(before);
+    // A transaction that fails changes neither the ids nor the seal.
+    await s.transaction(() => s.lexical.sealIds());
+    await expect(s.transaction(() => {
+      s.lexical.assignId(78, "d.py");
+      throw new Error("abandoned");
+    })).rejects.toThrow("abandoned");
+    expect(s.lexical.idsSealed()).toBe(true);
+    expect(s.lexical.ids()).toEqual(before);
   });
 
   it("settles a file's graph journal entry with its graph, and bumps only the graph's version", async () => {
