@@ -3,6 +3,7 @@ import type { Document } from "flexsearch";
 import { ContextSmithError } from "../core/errors.js";
 import { termStats, tokenize } from "../core/tokenize.js";
 import { PLACE_KINDS, type ParsedFile, type TermStats } from "../core/types.js";
+import { damagedData } from "./damage.js";
 import type { IndexStore } from "./store.js";
 import type { Bm25Part, LexicalSegmentData } from "./tables/lexical.js";
 import type { LexicalInput, StoredFile } from "./types.js";
@@ -701,12 +702,9 @@ function runsUpTo(starts: Uint32Array, end: number): boolean {
   return true;
 }
 
-/**
- * A snapshot whose bytes cannot be what its writer laid out. The message is one `isDamage` (in
- * store.ts) knows, so a query marks the index damaged and the next run rebuilds it.
- */
+/** A snapshot whose bytes cannot be what its writer laid out (see damagedData). */
 function damagedSnapshot(what: string): Error {
-  return new Error(`Damaged index data: a BM25 snapshot ${what}`);
+  return damagedData(`a BM25 snapshot ${what}`);
 }
 
 /** The snapshot with stale ids masked and the journal's files laid over it. */

@@ -4,6 +4,7 @@ import { open, type Database, type RootDatabase } from "lmdb";
 import { ContextSmithError } from "../core/errors.js";
 import { faultPoint, type FaultPoint } from "../core/fault.js";
 import { writeLockExists } from "../runtime/lock.js";
+import { DAMAGED_DATA } from "./damage.js";
 import { isSealed, seal, SEAL_FILE, verifyInChild } from "./integrity.js";
 import { mapSizeOption } from "./map-size.js";
 import { checkDataFile } from "./preflight.js";
@@ -403,13 +404,12 @@ function isCorruption(error: unknown): boolean {
 /**
  * Whether an error met while reading or writing an open index says that its pages are damaged:
  * LMDB's corruption codes (a damaged page can also leave a transaction unusable, MDB_BAD_TXN), a
- * record that no longer decodes, or a value whose own layout is broken ("Damaged index data", as a
- * BM25 snapshot's reader says).
+ * record that no longer decodes, or a value whose own layout is broken (see damagedData).
  */
 export function isDamage(error: unknown): boolean {
   if (error instanceof ContextSmithError) return false;
   const message = error instanceof Error ? error.message : String(error);
-  return isCorruption(error) || /Damaged index data|MDB_BAD_TXN|MDB_BAD_VALSIZE|MDB_CURSOR_FULL|MDB_PAGE_FULL|Bad control character in string literal in JSON|is not valid JSON|Unexpected token .* in JSON|Invalid typed array length|Offset is outside the bounds|Invalid property type for record|Unexpected end of buffer|Unknown extension|Invalid record|Data read, but end of buffer|is outside of buffer bounds/i.test(message);
+  return isCorruption(error) || message.startsWith(DAMAGED_DATA) || /MDB_BAD_TXN|MDB_BAD_VALSIZE|MDB_CURSOR_FULL|MDB_PAGE_FULL|Bad control character in string literal in JSON|is not valid JSON|Unexpected token .* in JSON|Invalid typed array length|Offset is outside the bounds|Invalid property type for record|Unexpected end of buffer|Unknown extension|Invalid record|Data read, but end of buffer|is outside of buffer bounds/i.test(message);
 }
 
 function freshMeta(): StoreMeta {

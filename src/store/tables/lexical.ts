@@ -1,4 +1,5 @@
 import type { Database, RootDatabase } from "lmdb";
+import { damagedData } from "../damage.js";
 import { COMPRESSED, type WriteScope } from "./scope.js";
 
 /**
@@ -82,9 +83,11 @@ export class LexicalTables {
   /** Every file's id -> path (removed files have none). */
   ids(): Map<number, string> {
     const sealed = this.#ids.get(ID_MAP_KEY);
-    if (sealed !== undefined && typeof sealed !== "string") {
-      const paths = sealed.paths === "" ? [] : sealed.paths.split("\0");
-      return new Map(sealed.ids.map((id, i) => [id, paths[i]!]));
+    if (sealed !== undefined) {
+      const { ids, paths } = typeof sealed === "object" && sealed !== null ? sealed : ({} as Partial<SealedIds>);
+      const listed = typeof paths === "string" ? (paths === "" ? [] : paths.split("\0")) : null;
+      if (!listed || !Array.isArray(ids) || ids.length !== listed.length) throw damagedData("the id map in one value does not pair ids with paths");
+      return new Map(ids.map((id, i) => [id, listed[i]!]));
     }
     const ids = new Map<number, string>();
     for (const { key, value } of this.#ids.getRange({ start: ID_MAP_KEY + 1 })) ids.set(key, value as string);

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ContextSmithError } from "../../../src/core/errors.js";
-import { IndexStore } from "../../../src/store/store.js";
+import { open } from "lmdb";
+import { IndexStore, isDamage } from "../../../src/store/store.js";
 import { indexOnce } from "../../helpers/index.js";
 import { TempRepo } from "../../helpers/repo.js";
 
@@ -95,6 +96,22 @@ describe("table groups", () => {
     })).rejects.toThrow("abandoned");
     expect(s.lexical.idsSealed()).toBe(true);
     expect(s.lexical.ids()).toEqual(before);
+    // A sealed value that does not pair ids with paths is damage (the index is rebuilt), never a map of holes.
+    await s.close();
+    store = undefined;
+    const env = open({ path: join(repo!.root, ".contextsmith", "index.lmdb"), noSubdir: true, maxDbs: 32, compression: false });
+    await env.openDB<unknown, number>("paths", { keyEncoding: "uint32" }).put(0, { ids: [1, 2, 3], paths: "a.py" });
+    await env.close();
+    store = IndexStore.openForRead(join(repo!.root, ".contextsmith"))!;
+    const damaged = ((): unknown => {
+      try {
+        store!.lexical.ids();
+        return null;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(isDamage(damaged)).toBe(true);
   });
 
   it("settles a file's graph journal entry with its graph, and bumps only the graph's version", async () => {
