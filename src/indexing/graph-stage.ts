@@ -135,7 +135,8 @@ async function expandCold(store: IndexStore, changed: readonly string[], chunkFi
     for (const path of changed.slice(i, i + chunkFiles)) {
       // Only parsed files take part in the graph (a text file defines nothing, imports nothing).
       if (languageOf(path) === null) continue;
-      const own = definedNames(path, store.file(path) !== undefined ? store.parse.symbols(path) ?? [] : []);
+      // A file gone or skipped has no parse either: its record need not be read to know.
+      const own = definedNames(path, store.parse.symbols(path) ?? []);
       for (const name of own) defs.push([name, path]);
       defined.push([path, own]);
     }
