@@ -186,7 +186,7 @@ export class GraphTables {
       return true;
     }
     void this.#graph.put(path, write.graph);
-    if (JSON.stringify(oldLinks) === JSON.stringify(write.links)) return false;
+    if (oldLinks && JSON.stringify(oldLinks) === JSON.stringify(write.links)) return false;
     void this.#links.put(path, write.links);
     this.#ranksMoved();
     return true;
