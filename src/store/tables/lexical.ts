@@ -89,6 +89,11 @@ export class LexicalTables {
       if (!listed || !Array.isArray(ids) || ids.length !== listed.length) throw damagedData("the id map in one value does not pair ids with paths");
       return new Map(ids.map((id, i) => [id, listed[i]!]));
     }
+    return this.#idsByKey();
+  }
+
+  /** The id map read a key a file. */
+  #idsByKey(): Map<number, string> {
     const ids = new Map<number, string>();
     for (const { key, value } of this.#ids.getRange({ start: ID_MAP_KEY + 1 })) ids.set(key, value as string);
     return ids;
@@ -103,13 +108,8 @@ export class LexicalTables {
   sealIds(): void {
     this.scope.check();
     if (this.idsSealed()) return;
-    const ids: number[] = [];
-    const paths: string[] = [];
-    for (const { key, value } of this.#ids.getRange({ start: ID_MAP_KEY + 1 })) {
-      ids.push(key);
-      paths.push(value as string);
-    }
-    void this.#ids.put(ID_MAP_KEY, { ids, paths: paths.join("\0") });
+    const ids = this.#idsByKey();
+    void this.#ids.put(ID_MAP_KEY, { ids: [...ids.keys()], paths: [...ids.values()].join("\0") });
   }
 
   /** The snapshot's segments (none before the first snapshot is written). */
